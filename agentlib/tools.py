@@ -189,19 +189,19 @@ class Toolbox:
         return list(self._tools)
 
     @property
-    def TOOLS(self) -> list[dict[str, Any]]:  # noqa: N802  (the seed's name, kept on purpose)
+    def TOOLS(self) -> list[dict[str, Any]]:  # the seed's name, kept on purpose
         """The schemas the model sees."""
         return [t.spec for t in self._tools.values()]
 
     @property
-    def TOOL_HANDLERS(self) -> dict[str, Callable[..., Any]]:  # noqa: N802
+    def TOOL_HANDLERS(self) -> dict[str, Callable[..., Any]]:
         """Tool name -> the function the code runs."""
         return {name: t.handler for name, t in self._tools.items()}
 
     @classmethod
     def from_dicts(
         cls, TOOLS: list[dict[str, Any]], TOOL_HANDLERS: dict[str, Callable[..., Any]]
-    ) -> Toolbox:  # noqa: N803
+    ) -> Toolbox:
         """Build a toolbox from a hand-written ``TOOLS`` list and ``TOOL_HANDLERS`` dict.
 
         Raises ``ValueError`` naming every mismatch, because a mismatch is a bug the model
@@ -235,7 +235,7 @@ class Toolbox:
             return ToolOutcome(_as_text(t.handler(**kwargs)))
         except ToolError as e:
             return ToolOutcome(f"Error: {e}", True)
-        except Exception as e:  # a bug in a handler must not end the loop
+        except Exception as e:  # noqa: BLE001  (a bug in a handler must not end the loop)
             return ToolOutcome(f"Error: {name} failed: {type(e).__name__}: {e}", True)
 
 
@@ -253,7 +253,7 @@ def _brief(e: Exception) -> str:
 
 def check_tools(
     TOOLS: list[dict[str, Any]], TOOL_HANDLERS: dict[str, Callable[..., Any]]
-) -> list[str]:  # noqa: N803
+) -> list[str]:
     """Name every mismatch between a ``TOOLS`` list and a ``TOOL_HANDLERS`` dict, in words."""
     problems = []
     names = [s.get("name") for s in TOOLS]
