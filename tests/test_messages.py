@@ -1,0 +1,119 @@
+"""normalize_messages and check_history on the histories a loop really produces, and broken ones."""
+
+import anthropic.types as t
+import pytest
+
+from agentlib import check_history, normalize_messages, to_dict
+from agentlib.messages import CANCELLED
+
+
+def tool_use(id_, name="bash", **inp):
+    return {"type": "tool_use", "id": id_, "name": name, "input": inp}
+
+
+def result(id_, content="ok"):
+    return {"type": "tool_result", "tool_use_id": id_, "content": content}
+
+
+def test_sdk_blocks_become_dicts_instead_of_being_dropped():
+    blocks = [
+        t.TextBlock(type="text", text="listing", citations=None),
+        t.ToolUseBlock(type="tool_use", id="toolu_1", name="bash", input={"command": "ls"}),
+    ]
+    history = [
+        {"role": "user", "content": "list files"},
+        {"role": "assistant", "content": blocks},
+        {"role": "user", "content": [result("toolu_1")]},
+    ]
+    out = normalize_messages(history)
+    assert out[1]["content"] == [
+        {"type": "text", "text": "listing"},
+        {"type": "tool_use", "id": "toolu_1", "name": "bash", "input": {"command": "ls"}},
+    ]
+    assert check_history(out) == []
+
+
+def test_underscore_keys_are_stripped_and_input_is_untouched():
+    history = [{"role": "user", "content": [{"type": "text", "text": "hi", "_seen_at": 3}]}]
+    assert normalize_messages(history) == [
+        {"role": "user", "content": [{"type": "text", "text": "hi"}]}
+    ]
+    assert history[0]["content"][0]["_seen_at"] == 3
+
+
+def test_orphaned_tool_use_gets_cancelled_result_right_after_it():
+    history = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": [tool_use("a")]},
+        {"role": "user", "content": "never mind, something else"},
+        {"role": "assistant", "content": [{"type": "text", "text": "ok"}]},
+    ]
+    out = normalize_messages(history)
+    assert out[2] == {
+        "role": "user",
+        "content": [
+            result("a", CANCELLED),
+            {"type": "text", "text": "never mind, something else"},
+        ],
+    }
+    assert check_history(out) == []
+
+
+def test_orphan_at_the_end_gets_a_new_user_message():
+    history = [{"role": "user", "content": "go"}, {"role": "assistant", "content": [tool_use("a")]}]
+    out = normalize_messages(history)
+    assert out[-1] == {"role": "user", "content": [result("a", CANCELLED)]}
+
+
+def test_consecutive_same_role_messages_are_merged():
+    history = [{"role": "user", "content": "one"}, {"role": "user", "content": "two"}]
+    assert normalize_messages(history) == [
+        {"role": "user", "content": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}]}
+    ]
+
+
+def test_partially_answered_round_only_cancels_the_missing_id():
+    history = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": [tool_use("a"), tool_use("b")]},
+        {"role": "user", "content": [result("a")]},
+    ]
+    out = normalize_messages(history)
+    assert out[2]["content"] == [result("b", CANCELLED), result("a")]
+    assert check_history(out) == []
+
+
+def test_not_a_message_is_a_clear_error():
+    with pytest.raises(ValueError, match="role"):
+        normalize_messages([{"content": "who am I"}])
+
+
+@pytest.mark.parametrize(
+    ("history", "phrase"),
+    [
+        ([], "empty"),
+        ([{"role": "assistant", "content": "hi"}], "must come from the user"),
+        ([{"role": "user", "content": "a"}, {"role": "user", "content": "b"}], "must alternate"),
+        (
+            [{"role": "user", "content": "a"}, {"role": "assistant", "content": [tool_use("x")]}],
+            "no tool_result for that id",
+        ),
+        (
+            [
+                {"role": "user", "content": "a"},
+                {"role": "assistant", "content": "b"},
+                {"role": "user", "content": [result("ghost")]},
+            ],
+            "which no tool_use in the previous message asked for",
+        ),
+        ([{"role": "system", "content": "x"}], "only 'user' and 'assistant'"),
+    ],
+)
+def test_check_history_explains_each_violation(history, phrase):
+    problems = check_history(history)
+    assert any(phrase in p for p in problems), problems
+
+
+def test_to_dict_walks_nested_sdk_objects():
+    msg = {"role": "assistant", "content": [t.TextBlock(type="text", text="x", citations=None)]}
+    assert to_dict(msg) == {"role": "assistant", "content": [{"type": "text", "text": "x"}]}

@@ -1,0 +1,74 @@
+"""pyproject.toml and environment.yml ask for the same things; importing agentlib has no side effects."""
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+REQ = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*(.*)$")
+
+
+def _parse(spec: str) -> tuple[str, str]:
+    name, rest = REQ.match(spec).groups()
+    return name.lower().replace("_", "-"), rest.replace(" ", "")
+
+
+def _pyproject() -> dict[str, str]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    specs = project["dependencies"] + project["optional-dependencies"]["test"]
+    return dict(_parse(s) for s in specs)
+
+
+def _environment() -> dict[str, str]:
+    deps = {}
+    text = (ROOT / "environment.yml").read_text()
+    for line in text.split("dependencies:", 1)[1].splitlines():
+        item = line.strip()
+        if not item.startswith("- ") or item.endswith(":"):
+            continue
+        spec = item[2:].strip()
+        if spec in ("pip", "-e .") or spec.startswith("python>="):
+            continue
+        name, rest = _parse(spec)
+        deps[name] = rest
+    return deps
+
+
+def test_environment_yml_asks_for_what_pyproject_asks_for():
+    assert _environment() == _pyproject()
+
+
+def test_environment_yml_installs_the_package_itself():
+    assert "- -e ." in (ROOT / "environment.yml").read_text()
+
+
+def test_python_floor_matches():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["requires-python"] == ">=3.10"
+    assert "python>=3.10" in (ROOT / "environment.yml").read_text()
+
+
+def test_import_prints_nothing_reads_no_env_and_loads_no_widgets(tmp_path):
+    (tmp_path / ".env").write_text("AGENTLIB_PROBE=from-dotenv\n")
+    code = (
+        "import os, sys, agentlib\n"
+        "assert 'AGENTLIB_PROBE' not in os.environ, 'import read .env'\n"
+        "heavy = [m for m in ('ipywidgets', 'anywidget', 'anthropic', 'dotenv') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "AGENTLIB_PROBE"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, env=env
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "" and out.stderr == ""
+
+
+def test_public_names_resolve():
+    import agentlib
+
+    for name in agentlib.__all__:
+        assert getattr(agentlib, name) is not None, name

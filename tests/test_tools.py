@@ -1,0 +1,191 @@
+"""@tool, Toolbox and dispatch: schemas from signatures, and every failure as an error result."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agentlib import Toolbox, ToolError, check_tools, tool
+
+
+@tool(read_only=True)
+def word_count(text: str, unique: bool = False) -> int:
+    """Count the words in a piece of text.
+
+    Args:
+        text: The text to count.
+        unique: Count each distinct word once.
+    """
+    words = text.split()
+    return len(set(words)) if unique else len(words)
+
+
+@tool
+def explode(reason: str) -> str:
+    """Always fail, as a handler with a bug does.
+
+    Args:
+        reason: What to say.
+    """
+    raise RuntimeError(reason)
+
+
+@tool
+def refuse(path: str) -> str:
+    """Fail at the job, as a tool does when a file is missing.
+
+    Args:
+        path: A path.
+    """
+    raise ToolError(f"File not found: {path}")
+
+
+def test_schema_comes_from_signature_and_docstring():
+    assert word_count.spec == {
+        "name": "word_count",
+        "description": "Count the words in a piece of text.",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "text": {"type": "string", "description": "The text to count."},
+                "unique": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "Count each distinct word once.",
+                },
+            },
+            "required": ["text"],
+            "additionalProperties": False,
+        },
+    }
+
+
+def test_a_tool_stays_callable():
+    assert word_count("a b a") == 3
+    assert word_count("a b a", unique=True) == 2
+
+
+def test_tools_and_handlers_are_views_of_one_list():
+    box = Toolbox([word_count])
+    assert [s["name"] for s in box.TOOLS] == list(box.TOOL_HANDLERS) == ["word_count"]
+    box.add(explode)
+    assert [s["name"] for s in box.TOOLS] == list(box.TOOL_HANDLERS) == ["word_count", "explode"]
+
+
+def test_a_plain_typed_function_can_be_added():
+    def shout(text: str) -> str:
+        """Upper-case the text.
+
+        Args:
+            text: What to shout.
+        """
+        return text.upper()
+
+    box = Toolbox().add(shout)
+    assert box.dispatch("shout", {"text": "hi"}).content == "HI"
+
+
+@pytest.mark.parametrize(
+    ("fn_src", "message"),
+    [
+        ("def f(x: int) -> int:\n    return x\n", "needs a docstring"),
+        ("def f(x) -> int:\n    '''Doc.'''\n    return x\n", "needs a type hint"),
+        ("def f(**kw: int) -> int:\n    '''Doc.'''\n    return 1\n", "cannot be described"),
+    ],
+)
+def test_undescribable_functions_are_refused_with_a_reason(fn_src, message):
+    ns: dict = {}
+    exec(fn_src, ns)
+    with pytest.raises(TypeError, match=message):
+        tool(ns["f"])
+
+
+def test_duplicate_names_are_refused():
+    with pytest.raises(ValueError, match="already"):
+        Toolbox([word_count, word_count])
+
+
+@pytest.mark.parametrize(
+    ("name", "tool_input", "expected"),
+    [
+        ("word_count", {"text": "a b"}, ("2", False)),
+        ("nope", {}, ("Error: Unknown tool: nope. Available tools: word_count, explode, refuse.", True)),
+        ("word_count", {}, ("Error: invalid input for word_count: text: Field required", True)),
+        (
+            "word_count",
+            {"text": "a", "colour": "red"},
+            ("Error: invalid input for word_count: colour: Extra inputs are not permitted", True),
+        ),
+        ("explode", {"reason": "bug"}, ("Error: explode failed: RuntimeError: bug", True)),
+        ("refuse", {"path": "x.txt"}, ("Error: File not found: x.txt", True)),
+    ],
+)
+def test_dispatch_turns_every_failure_into_an_error_result(name, tool_input, expected):
+    box = Toolbox([word_count, explode, refuse])
+    outcome = box.dispatch(name, tool_input)
+    assert (outcome.content, outcome.is_error) == expected
+
+
+def bash_handler(command):
+    return f"ran {command}"
+
+
+SEED_TOOLS = [
+    {
+        "name": "bash",
+        "description": "Run a shell command.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"command": {"type": "string"}},
+            "required": ["command"],
+        },
+    }
+]
+
+
+def test_hand_written_tools_are_checked_against_their_schema():
+    box = Toolbox.from_dicts(SEED_TOOLS, {"bash": bash_handler})
+    assert box.dispatch("bash", {"command": "ls"}).content == "ran ls"
+    assert box.dispatch("bash", {}).content == (
+        "Error: invalid input for bash: missing required field 'command'"
+    )
+    assert box.dispatch("bash", {"command": 3}).content == (
+        "Error: invalid input for bash: field 'command' must be string, got int"
+    )
+
+
+def test_check_tools_names_every_mismatch():
+    tools = [*SEED_TOOLS, {"name": "read_file", "input_schema": {"type": "object"}}]
+    handlers = {"bash": lambda path: path, "glob": lambda pattern: pattern}
+    assert check_tools(tools, handlers) == [
+        "'read_file' is in TOOLS but not in TOOL_HANDLERS: the model will call it and get 'Unknown tool'.",
+        "'glob' is in TOOL_HANDLERS but not in TOOLS: the model never learns it exists.",
+        "'bash': schema property 'command' has no parameter in the handler.",
+        "'bash': the handler needs 'path', which the schema never asks for.",
+    ]
+
+
+def test_check_tools_accepts_the_seeds_kw_lambdas():
+    assert check_tools(SEED_TOOLS, {"bash": lambda **kw: kw["command"]}) == []
+
+
+def test_from_dicts_refuses_a_mismatch_with_every_reason():
+    with pytest.raises(ValueError, match="not in TOOL_HANDLERS"):
+        Toolbox.from_dicts(SEED_TOOLS, {})
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.sampled_from(["word_count", "explode", "refuse", "bash", "", "x" * 70]), data=json_values)
+def test_dispatch_never_raises_whatever_the_model_sends(name, data):
+    box = Toolbox([word_count, explode, refuse])
+    box.add(Toolbox.from_dicts(SEED_TOOLS, {"bash": bash_handler})["bash"])
+    outcome = box.dispatch(name, data)
+    assert isinstance(outcome.content, str) and outcome.content
+    if outcome.is_error:
+        assert outcome.content.startswith("Error: ")
