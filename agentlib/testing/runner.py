@@ -1,0 +1,168 @@
+"""Execute a notebook with nbclient, papermill-style parameters, offline unless asked otherwise."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+PARAMETERS_TAG = "parameters"
+INJECTED_TAG = "injected-parameters"
+RAISES_TAG = "raises-exception"
+
+
+@dataclass
+class CellFailure:
+    """The cell that stopped a run (or a cell tagged to raise that did not)."""
+
+    index: int
+    source: str
+    error: str
+
+    def __str__(self) -> str:
+        excerpt = "\n".join("    " + line for line in self.source.strip().splitlines()[:8])
+        return f"cell {self.index}:\n{excerpt}\n  -> {self.error}"
+
+
+@dataclass
+class NotebookRun:
+    """What executing one notebook produced: the executed notebook, its time, its failures."""
+
+    path: Path
+    notebook: Any
+    duration_s: float
+    failures: list[CellFailure] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    def report(self) -> str:
+        """One line per notebook, then each failing cell."""
+        head = f"{'PASS' if self.ok else 'FAIL'} {self.path.name} ({self.duration_s:.1f}s)"
+        return "\n".join([head, *(str(f) for f in self.failures)])
+
+    def code_cells(self, tag: str | None = None) -> list[Any]:
+        """The executed code cells, optionally only those carrying ``tag``."""
+        return [
+            c
+            for c in self.notebook.cells
+            if c.cell_type == "code" and (tag is None or tag in c.metadata.get("tags", []))
+        ]
+
+    def outputs(self, output_type: str | None = None) -> list[Any]:
+        """Every output of every code cell, in order (optionally of one type, e.g. 'error')."""
+        return [
+            o
+            for c in self.code_cells()
+            for o in c.get("outputs", [])
+            if output_type is None or o.output_type == output_type
+        ]
+
+    def text(self) -> str:
+        """All printed text and text/plain results, joined: handy for ``in`` checks."""
+        parts = []
+        for o in self.outputs():
+            if o.output_type == "stream":
+                parts.append(o.text)
+            elif o.output_type in ("execute_result", "display_data"):
+                parts.append(o.get("data", {}).get("text/plain", ""))
+            elif o.output_type == "error":
+                parts.append(f"{o.ename}: {o.evalue}")
+        return "\n".join(parts)
+
+
+def _literal(value: Any) -> str:
+    return repr(str(value)) if isinstance(value, Path) else repr(value)
+
+
+def inject_parameters(nb: Any, parameters: dict[str, Any]) -> Any:
+    """Insert a cell assigning ``parameters`` right after the ``parameters``-tagged cell (papermill style)."""
+    import nbformat
+
+    lines = ["# Parameters injected at run time"]
+    lines += [f"{name} = {_literal(value)}" for name, value in parameters.items()]
+    cell = nbformat.v4.new_code_cell("\n".join(lines), metadata={"tags": [INJECTED_TAG]})
+    cell.pop("id", None)
+    cells = [c for c in nb.cells if INJECTED_TAG not in c.metadata.get("tags", [])]
+    at = next(
+        (i + 1 for i, c in enumerate(cells) if PARAMETERS_TAG in c.metadata.get("tags", [])), 0
+    )
+    cells.insert(at, cell)
+    nb.cells = cells
+    nbformat.validator.normalize(nb)  # give the new cell an id in nbformat >= 4.5
+    return nb
+
+
+def kernel_env(env: dict[str, str] | None = None, *, live: bool = False) -> dict[str, str]:
+    """The kernel's environment: ours without ANTHROPIC_* secrets and forced offline, then ``env``."""
+    base = dict(os.environ)
+    if not live:
+        base = {k: v for k, v in base.items() if not k.startswith("ANTHROPIC_")}
+        base["AGENTLIB_BACKEND"] = "offline"
+    base.update(env or {})
+    return base
+
+
+def _failures(nb: Any, error: Exception | None) -> list[CellFailure]:
+    failures = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        errors = [o for o in cell.get("outputs", []) if o.output_type == "error"]
+        expects = RAISES_TAG in cell.metadata.get("tags", [])
+        if errors and not expects:
+            failures.append(
+                CellFailure(index, cell.source, f"{errors[0].ename}: {errors[0].evalue}")
+            )
+        elif expects and not errors and cell.get("execution_count") is not None:
+            failures.append(
+                CellFailure(index, cell.source, "tagged raises-exception but raised nothing")
+            )
+    if error is not None and not failures:
+        failures.append(CellFailure(-1, "", f"{type(error).__name__}: {error}"))
+    return failures
+
+
+def run_notebook(
+    path: str | os.PathLike[str],
+    parameters: dict[str, Any] | None = None,
+    env: dict[str, str] | None = None,
+    *,
+    timeout: int = 300,
+    live: bool = False,
+    kernel_name: str = "python3",
+    cwd: str | os.PathLike[str] | None = None,
+) -> NotebookRun:
+    """Execute a notebook top to bottom and return what it produced.
+
+    Offline by default: the kernel gets ``AGENTLIB_BACKEND=offline`` and no ``ANTHROPIC_*``
+    variables (``live=True`` keeps the caller's environment). ``env`` is applied last, so it
+    wins. ``timeout`` is per cell, in seconds. The kernel runs in the notebook's folder
+    unless ``cwd`` says otherwise, with the interpreter running this function.
+    """
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+
+    path = Path(path)
+    nb = nbformat.read(path, as_version=4)
+    if parameters:
+        inject_parameters(nb, parameters)
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name=kernel_name,
+        resources={"metadata": {"path": str(cwd or path.parent)}},
+        store_widget_state=False,
+    )
+    started = time.perf_counter()
+    error: Exception | None = None
+    try:
+        client.execute(env=kernel_env(env, live=live))
+    except (CellExecutionError, CellTimeoutError, DeadKernelError, RuntimeError) as e:
+        error = e
+    duration = time.perf_counter() - started
+    return NotebookRun(path, nb, duration, _failures(nb, error))
