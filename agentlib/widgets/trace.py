@@ -1,0 +1,193 @@
+"""Fold the loop's events (or a bare message history) into a per-round, JSON-able trace."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..events import Finished, ModelReplied, RoundStarted, ToolRan
+from ..messages import check_history, to_dict
+from .reasons import explain
+
+MAX_CHARS = 2000  # longer strings are cut, with a marker saying how much was left out
+
+
+def clip(text: str, limit: int = MAX_CHARS) -> str:
+    """Cut ``text`` to ``limit`` characters, saying how many were left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… [{len(text) - limit} more characters]"
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):  # tool_result content given as blocks
+        return "\n".join(
+            _as_text(b.get("text", b)) if isinstance(b, dict) else str(b) for b in value
+        )
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def block_summary(block: Any) -> dict[str, Any]:
+    """One content block as a small dict the views can draw (long strings clipped)."""
+    b = to_dict(block)
+    if not isinstance(b, dict):
+        return {"type": "text", "text": clip(str(b))}
+    kind = b.get("type", "?")
+    if kind == "text":
+        return {"type": "text", "text": clip(b.get("text", ""))}
+    if kind == "tool_use":
+        return {
+            "type": kind,
+            "id": b.get("id"),
+            "name": b.get("name"),
+            "input": _input(b.get("input")),
+        }
+    if kind == "tool_result":
+        out = {"type": kind, "tool_use_id": b.get("tool_use_id")}
+        out["content"] = clip(_as_text(b.get("content", "")))
+        if b.get("is_error"):
+            out["is_error"] = True
+        return out
+    return {"type": kind, "text": clip(_as_text({k: v for k, v in b.items() if k != "type"}))}
+
+
+def _input(value: Any) -> Any:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return value if len(text) <= MAX_CHARS else {"(clipped)": clip(text)}
+
+
+def message_summary(message: Any) -> dict[str, Any]:
+    """One message as {role, blocks}; a string content becomes one text block."""
+    m = to_dict(message)
+    content = m.get("content", "")
+    blocks = [{"type": "text", "text": clip(content)}] if isinstance(content, str) else content
+    return {"role": m.get("role", "?"), "blocks": [block_summary(b) for b in blocks or []]}
+
+
+def is_offline_model(model: str | None) -> bool:
+    """The course's offline model ids contain "offline"; their token counts are estimates."""
+    return bool(model) and "offline" in model.lower()
+
+
+class Trace:
+    """Every round of one run, built event by event; ``to_dict()`` is what the views draw."""
+
+    def __init__(self, *, offline: bool | None = None) -> None:
+        self.rounds: list[dict[str, Any]] = []
+        self.model: str | None = None
+        self.finished: dict[str, Any] | None = None
+        self.problems: list[str] = []
+        self._offline = offline
+        self._last_sent: list[dict[str, Any]] = []
+
+    @property
+    def offline(self) -> bool:
+        """True when token counts are estimates (explicit flag, else the model id says so)."""
+        return self._offline if self._offline is not None else is_offline_model(self.model)
+
+    @classmethod
+    def from_events(cls, events: Any, *, offline: bool | None = None) -> Trace:
+        """Build a trace from a list of loop events."""
+        trace = cls(offline=offline)
+        for event in events:
+            trace.add(event)
+        return trace
+
+    def round(self, index: int) -> dict[str, Any]:
+        """Round ``index`` (1-based), created empty if the events skipped it."""
+        while len(self.rounds) < index:
+            n = len(self.rounds) + 1
+            self.rounds.append(
+                {
+                    "index": n,
+                    "sent_count": 0,
+                    "sent_start": 0,
+                    "sent_new": [],
+                    "rewritten": False,
+                    "reply": None,
+                    "stop_reason": None,
+                    "meaning": "",
+                    "next": "",
+                    "usage": None,
+                    "duration_s": None,
+                    "tools": [],
+                    "unanswered": [],
+                }
+            )
+        return self.rounds[index - 1]
+
+    def add(self, event: Any) -> int:
+        """Fold one event in; return the round it changed."""
+        r = self.round(max(event.round, 1))
+        if isinstance(event, RoundStarted):
+            sent = [to_dict(m) for m in event.messages]
+            prev = self._last_sent
+            same_prefix = len(sent) >= len(prev) and sent[: len(prev)] == prev
+            start = len(prev) if same_prefix else 0
+            r.update(sent_count=len(sent), sent_start=start, rewritten=not same_prefix)
+            r["sent_new"] = [message_summary(m) for m in sent[start:]]
+            self._last_sent = sent
+            for problem in check_history(sent):
+                if problem not in self.problems:
+                    self.problems.append(f"Round {r['index']}: {problem}")
+        elif isinstance(event, ModelReplied):
+            self.model = event.model or self.model
+            blocks = event.message.get("content", [])
+            r["reply"] = message_summary({"role": "assistant", "content": blocks})["blocks"]
+            r["usage"] = {k: v for k, v in (event.usage or {}).items() if k.endswith("tokens")}
+            r["duration_s"] = event.duration_s
+            self._set_stop(r, event.stop_reason)
+            r["unanswered"] = [b["id"] for b in r["reply"] if b["type"] == "tool_use"]
+        elif isinstance(event, ToolRan):
+            r["tools"].append(
+                {
+                    "id": event.tool_use_id,
+                    "name": event.name,
+                    "input": _input(event.input),
+                    "output": clip(event.output),
+                    "is_error": bool(event.is_error),
+                    "duration_s": event.duration_s,
+                }
+            )
+            if event.tool_use_id in r["unanswered"]:
+                r["unanswered"].remove(event.tool_use_id)
+        elif isinstance(event, Finished):
+            self.finished = {
+                "round": event.round,
+                "stop_reason": event.stop_reason,
+                "why": event.why,
+            }
+            if event.stop_reason == "max_turns":
+                self._set_stop(r, r["stop_reason"])
+            for tool_id in r["unanswered"]:
+                name = next((b["name"] for b in r["reply"] or [] if b.get("id") == tool_id), "?")
+                self.problems.append(
+                    f"Round {r['index']}: the reply asks for tool {name!r} (id {tool_id}), but the "
+                    f"loop stopped ({event.stop_reason}) without running it. The history now ends "
+                    "with an unanswered tool_use: sent as it is, the API would refuse it "
+                    "(normalize_messages answers it with '(cancelled)' before the next call)."
+                )
+        return r["index"]
+
+    def _set_stop(self, r: dict[str, Any], stop_reason: str | None) -> None:
+        r["stop_reason"] = stop_reason
+        r["meaning"], r["next"] = explain(stop_reason)
+        fuse = self.finished and self.finished["stop_reason"] == "max_turns"
+        if fuse and r["index"] == self.finished["round"]:
+            r["next"] = "the turn fuse blew (max_turns): the loop stops here"
+
+    def meta(self) -> dict[str, Any]:
+        """Everything but the rounds: model, offline flag, how it finished, protocol problems."""
+        return {
+            "model": self.model,
+            "offline": self.offline,
+            "finished": self.finished,
+            "problems": list(self.problems),
+            "round_count": len(self.rounds),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole trace as plain JSON-able data."""
+        return {**self.meta(), "rounds": self.rounds}
