@@ -1,0 +1,37 @@
+"""The offline model: a Messages API simulator behind the real anthropic SDK, driven by policies."""
+
+from __future__ import annotations
+
+from agentlib.offline.errors import OfflineError, ReplayDrift, ScriptExhausted
+from agentlib.offline.fallback import Fallback
+from agentlib.offline.faults import Fault, overloaded, rate_limited, server_error
+from agentlib.offline.replies import Reply, call, reply, say
+from agentlib.offline.script import Script
+from agentlib.offline.simulator import OFFLINE_MODEL, Offline
+from agentlib.offline.transport import OfflineTransport
+
+__all__ = [
+    "OFFLINE_MODEL",
+    "Fallback",
+    "Fault",
+    "Offline",
+    "OfflineError",
+    "OfflineTransport",
+    "ReplayDrift",
+    "Reply",
+    "Script",
+    "ScriptExhausted",
+    "call",
+    "offline_client",
+    "overloaded",
+    "rate_limited",
+    "reply",
+    "say",
+    "server_error",
+]
+
+
+def offline_client(*policies, faults=(), max_retries: int = 2):
+    """``(client, model)`` for the offline model; with no policies: the playbook, then the fallback."""
+    offline = Offline(policies or None, faults=faults)
+    return offline.client(max_retries=max_retries), offline.model

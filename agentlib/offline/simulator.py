@@ -1,0 +1,164 @@
+"""The offline Messages API: validates each request, asks the policies for a reply, answers as the API does."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import uuid
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+from agentlib.offline.errors import OfflineError
+from agentlib.offline.faults import Fault
+from agentlib.offline.replies import Reply
+from agentlib.offline.sse import message_events
+from agentlib.offline.usage import fit_to_budget, input_tokens
+from agentlib.offline.validate import InvalidRequest, validate_request
+
+OFFLINE_MODEL = "agentlib-offline"
+
+
+class Policy(Protocol):
+    """Decides the model's turn: a Reply, or None to let the next policy answer."""
+
+    def answer(self, request: dict[str, Any]) -> Reply | None: ...
+
+
+class HTTPAnswer:
+    """Status, headers and body bytes: what the transport and the server send back."""
+
+    def __init__(self, status: int, headers: dict[str, str], body: bytes) -> None:
+        self.status, self.headers, self.body = status, headers, body
+
+
+def _json_answer(status: int, payload: Any, headers: dict[str, str] | None = None) -> HTTPAnswer:
+    request_id = f"req_offline_{uuid.uuid4().hex[:20]}"
+    if isinstance(payload, dict) and payload.get("type") == "error":
+        payload = {**payload, "request_id": request_id}
+    all_headers = {"content-type": "application/json", "request-id": request_id, **(headers or {})}
+    return HTTPAnswer(status, all_headers, json.dumps(payload, ensure_ascii=False).encode())
+
+
+def error_answer(status: int, kind: str, message: str, headers: dict | None = None) -> HTTPAnswer:
+    """An answer in the API's error shape, so the SDK raises the matching exception."""
+    return _json_answer(
+        status, {"type": "error", "error": {"type": kind, "message": message}}, headers
+    )
+
+
+class Offline:
+    """The offline model: policies decide, everything around them behaves like the API."""
+
+    def __init__(
+        self,
+        policies: Iterable[Policy | Callable[[dict], Reply | None]] | None = None,
+        *,
+        faults: Iterable[Fault] = (),
+        model: str = OFFLINE_MODEL,
+    ) -> None:
+        if policies is None:
+            from agentlib.offline.fallback import Fallback
+            from agentlib.offline.playbook import Playbook
+
+            policies = [Playbook(), Fallback()]
+        self.policies = list(policies)
+        self.faults = list(faults)
+        self.model = model
+        self.requests: list[Any] = []  # every request body received, valid or not, in order
+        self._lock = threading.Lock()
+
+    def handle(self, method: str, path: str, body: bytes) -> HTTPAnswer:
+        """Answer one HTTP request to the Messages API (the transport and the server call this)."""
+        path = path.rstrip("/")
+        if method == "GET" and path == "/v1/models":
+            entry = {
+                "type": "model",
+                "id": self.model,
+                "display_name": "agentlib offline model",
+                "created_at": "1970-01-01T00:00:00Z",
+            }
+            payload = {
+                "data": [entry],
+                "has_more": False,
+                "first_id": self.model,
+                "last_id": self.model,
+            }
+            return _json_answer(200, payload)
+        if method != "POST" or path not in ("/v1/messages", "/v1/messages/count_tokens"):
+            return error_answer(404, "not_found_error", f"Not found: {method} {path}")
+        for fault in self.faults:
+            taken = fault.take()
+            if taken:
+                status, headers, error = taken
+                return error_answer(status, error["type"], error["message"], headers)
+        try:
+            request = json.loads(body or b"null")
+        except ValueError:
+            return error_answer(400, "invalid_request_error", "Request body is not valid JSON")
+        with self._lock:
+            self.requests.append(request)
+        if path.endswith("count_tokens"):
+            request = {"max_tokens": 1, **request} if isinstance(request, dict) else request
+        try:
+            validate_request(request)
+        except InvalidRequest as err:
+            return error_answer(400, "invalid_request_error", str(err))
+        if path.endswith("count_tokens"):
+            return _json_answer(200, {"input_tokens": input_tokens(request)})
+        message = self.reply_to(request)
+        if request.get("stream"):
+            headers = {"content-type": "text/event-stream", "request-id": "req_offline_stream"}
+            return HTTPAnswer(200, headers, message_events(message))
+        return _json_answer(200, message, {"x-agentlib-usage": "estimated"})
+
+    def reply_to(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The assistant message (API JSON) for a valid request: first policy that answers wins."""
+        for policy in self.policies:
+            answer = getattr(policy, "answer", policy)(request)
+            if answer is not None:
+                return self._message(request, answer)
+        raise OfflineError(
+            "No offline policy answered this request. Add Fallback() as the last policy, "
+            "e.g. Offline([Script(...), Fallback()])."
+        )
+
+    def _message(self, request: dict[str, Any], answer: Reply) -> dict[str, Any]:
+        # ids derive from the conversation so the same run gives the same ids (stable notebooks)
+        seed = hashlib.sha256(json.dumps(request["messages"], sort_keys=True).encode()).hexdigest()
+        content = []
+        for j, block in enumerate(answer.content):
+            block = dict(block)
+            if block["type"] == "tool_use" and not block.get("id"):
+                block["id"] = (
+                    "toolu_offline_" + hashlib.sha256(f"{seed}{j}".encode()).hexdigest()[:16]
+                )
+            content.append(block)
+        content, output_tokens, was_cut = fit_to_budget(content, request["max_tokens"])
+        return {
+            "id": f"msg_offline_{seed[:16]}",
+            "type": "message",
+            "role": "assistant",
+            "model": self.model,
+            "content": content,
+            "stop_reason": "max_tokens" if was_cut else answer.stop_reason,
+            "stop_sequence": None,
+            # estimates (about 4 characters per token), labelled so wherever usage is shown
+            "usage": {
+                "input_tokens": input_tokens(request),
+                "output_tokens": output_tokens,
+                "estimated": True,
+            },
+        }
+
+    def transport(self):
+        """An httpx2 transport serving this model in-process (give it to anthropic.Anthropic)."""
+        from agentlib.offline.transport import OfflineTransport
+
+        return OfflineTransport(self)
+
+    def client(self, *, max_retries: int = 2):
+        """A real anthropic.Anthropic whose requests this offline model answers."""
+        from agentlib.offline.transport import client_for
+
+        return client_for(self.transport(), max_retries=max_retries)
