@@ -1,0 +1,255 @@
+"""The workspace: file tools confined to one folder, and the bash tool that runs inside it."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import stat
+from pathlib import Path
+
+from . import fsaccess, globbing, isolation, shell
+from .errors import PathEscapeError, ToolError
+
+MAX_OUTPUT_CHARS = 50_000
+MAX_FILE_BYTES = 10 * 1024 * 1024  # read, edit and write refuse or cut beyond this
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+_READ_FLAGS |= getattr(os, "O_BINARY", 0)
+
+
+def seed_safe_path(root: str | os.PathLike, p: str) -> Path:
+    """The course's first ``safe_path``, as the seed writes it: resolve, then check the prefix."""
+    workdir = Path(root).resolve()
+    path = (workdir / p).resolve()
+    if not path.is_relative_to(workdir):
+        raise ValueError(f"Path escapes workspace: {p}")
+    return path
+
+
+def cap_text(text: str, what: str) -> str:
+    """Cut ``text`` to MAX_OUTPUT_CHARS, keeping the start and saying that (and how much) was cut."""
+    if len(text) <= MAX_OUTPUT_CHARS:
+        return text
+    marker = f"\n... [cut: {what} has {len(text)} characters; only the first ones are shown]"
+    return text[: MAX_OUTPUT_CHARS - len(marker)] + marker
+
+
+class Workspace:
+    """A folder the agent may work in; every file tool stays inside it, bash runs with it as cwd."""
+
+    def __init__(self, root: str | os.PathLike, *, isolation: str = "auto", timeout: float = 120):
+        given = Path(root).expanduser().absolute()
+        given.mkdir(parents=True, exist_ok=True)
+        self.root = given.resolve()
+        self._given = given
+        self.timeout = timeout
+        self.isolation = _choose_isolation(isolation)
+        self._root_fd = None
+        if fsaccess.HAS_DIR_FD:  # a handle on the root: later renames of paths cannot move it
+            self._root_fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+
+    def __repr__(self) -> str:
+        return f"Workspace({str(self.root)!r}, isolation={self.isolation!r})"
+
+    def close(self) -> None:
+        """Release the directory handle on the root."""
+        if self._root_fd is not None:
+            os.close(self._root_fd)
+            self._root_fd = None
+
+    def __del__(self) -> None:
+        if getattr(self, "_root_fd", None) is not None:
+            self.close()
+
+    # -- paths ---------------------------------------------------------------------------
+    def safe_path(self, p: str) -> Path:
+        """Resolve ``p`` inside the workspace (the seed's rule); raise PathEscapeError if outside."""
+        if not isinstance(p, str) or not p:
+            raise ToolError(f"Invalid path {p!r}: give a file path relative to the workspace")
+        if "\x00" in p:
+            raise ToolError(f"Invalid path {p!r}: it contains a null byte")
+        try:
+            path = (self.root / p).resolve()
+        except RuntimeError:
+            raise ToolError(f"Cannot access {p}: symlink loop") from None
+        except OSError as exc:
+            raise fsaccess.explain_oserror(p, exc) from None
+        if not path.is_relative_to(self.root):
+            raise PathEscapeError(p, f"it resolves to {path}, outside {self.root}")
+        return path
+
+    def _relative(self, p: str) -> str:
+        """Check ``p`` with safe_path, then give the form the handle-based layer opens."""
+        self.safe_path(p)
+        if not os.path.isabs(p):
+            return p
+        for base in (str(self.root), str(self._given)):
+            if p == base or p.startswith(base.rstrip("/") + "/"):
+                return p[len(base) :].lstrip("/") or "."
+        raise PathEscapeError(p, "absolute paths must lie inside the workspace")
+
+    def _root(self) -> int:
+        if self._root_fd is None:
+            raise ToolError("This workspace was closed; create a new Workspace")
+        if os.fstat(self._root_fd).st_nlink == 0:
+            raise ToolError(f"The workspace folder {self.root} was deleted; create a new Workspace")
+        return self._root_fd
+
+    def _check_regular(self, path: str, fd: int) -> os.stat_result:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = fsaccess.describe_mode(st.st_mode)
+            raise ToolError(f"Cannot open {path}: it is {kind}; only regular files are allowed")
+        if st.st_nlink > 1:
+            reason = f"it has {st.st_nlink} hard links, so it may be a file outside the workspace"
+            raise PathEscapeError(path, reason)
+        return st
+
+    def _open_for_read(self, path: str) -> int:
+        rel = self._relative(path)
+        if (
+            not fsaccess.HAS_DIR_FD
+        ):  # Windows: no directory handles; the resolved check is all there is
+            return os.open(self.safe_path(path), _READ_FLAGS)
+        return fsaccess.open_beneath(self._root(), rel, _READ_FLAGS)
+
+    def _read_bytes(self, path: str, fd: int) -> tuple[bytes, bool]:
+        self._check_regular(path, fd)
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+        return data[:MAX_FILE_BYTES], len(data) > MAX_FILE_BYTES
+
+    # -- file tools ----------------------------------------------------------------------
+    def read_file(self, path: str, limit: int | None = None) -> str:
+        """Read a text file; with ``limit``, the first lines plus a count of the rest."""
+        if limit is not None and (not isinstance(limit, int) or limit < 0):
+            raise ToolError(f"limit must be a positive number of lines, not {limit!r}")
+        try:
+            fd = self._open_for_read(path)
+            try:
+                data, cut = self._read_bytes(path, fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise fsaccess.explain_oserror(path, exc) from None
+        lines = data.decode("utf-8", "replace").splitlines()
+        if limit and limit < len(lines):
+            lines = [*lines[:limit], f"... ({len(lines) - limit} more lines)"]
+        text = "\n".join(lines)
+        if cut:
+            text += f"\n... [cut: {path} is larger than {MAX_FILE_BYTES} bytes; read the rest with bash]"
+        return cap_text(text, path)
+
+    def write_file(self, path: str, content: str) -> str:
+        """Create or replace a file atomically, making parent folders; report the bytes written."""
+        if not isinstance(content, str):
+            raise ToolError("content must be a string")
+        data = content.encode("utf-8", "surrogateescape")
+        if len(data) > MAX_FILE_BYTES:
+            raise ToolError(
+                f"Cannot write {path}: {len(data)} bytes is over the {MAX_FILE_BYTES} limit"
+            )
+        try:
+            self._replace(path, data, create_dirs=True)
+        except OSError as exc:
+            raise fsaccess.explain_oserror(path, exc) from None
+        return f"Wrote {len(data)} bytes to {path}"
+
+    def edit_file(self, path: str, old_text: str, new_text: str, replace_all: bool = False) -> str:
+        """Replace exact text in a file: once (it must be unique) or, with replace_all, everywhere."""
+        if not old_text:
+            raise ToolError("old_text is empty; give the exact text to replace")
+        try:
+            fd = self._open_for_read(path)
+            try:
+                data, cut = self._read_bytes(path, fd)
+            finally:
+                os.close(fd)
+            if cut:
+                raise ToolError(f"Cannot edit {path}: it is larger than {MAX_FILE_BYTES} bytes")
+            content = data.decode("utf-8", "surrogateescape")
+            old, new = _match_line_endings(content, old_text, new_text)
+            count = content.count(old)
+            if count == 0:
+                raise ToolError(f"Text not found in {path}")
+            if count > 1 and not replace_all:
+                raise ToolError(
+                    f"old_text occurs {count} times in {path}; include more surrounding lines "
+                    "so it is unique, or set replace_all to replace every occurrence"
+                )
+            updated = content.replace(old, new) if replace_all else content.replace(old, new, 1)
+            self._replace(path, updated.encode("utf-8", "surrogateescape"), create_dirs=False)
+        except OSError as exc:
+            raise fsaccess.explain_oserror(path, exc) from None
+        return f"Edited {path}" + (f" ({count} replacements)" if replace_all and count > 1 else "")
+
+    def glob(self, pattern: str) -> str:
+        """List workspace paths matching ``pattern`` (``**`` for any depth), sorted, at most 200."""
+        if not fsaccess.HAS_DIR_FD:
+            globbing.check_pattern(pattern)
+            found = sorted(p.relative_to(self.root).as_posix() for p in self.root.glob(pattern))
+            inside = [p for p in found if self.safe_path(p)][: globbing.MAX_MATCHES]
+            return "\n".join(inside) or f"No files match {pattern}"
+        return globbing.glob(self._root(), pattern)
+
+    def bash(self, command: str, timeout: float | None = None) -> str:
+        """Run a shell command in the workspace (isolated where the machine allows it)."""
+        return shell.run_command(
+            command,
+            cwd=self.root,
+            timeout=self.timeout if timeout is None else timeout,
+            isolated=self.isolation == "bwrap",
+        )
+
+    def _replace(self, path: str, data: bytes, *, create_dirs: bool) -> None:
+        """Write through a temp file and a rename in the same folder: links are replaced, never followed."""
+        rel = self._relative(path)
+        if not fsaccess.HAS_DIR_FD:
+            target = self.safe_path(path)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_name(f".{secrets.token_hex(6)}.tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, target)
+            return
+        dir_fd, name = fsaccess.walk(self._root(), rel, parent=True, create_dirs=create_dirs)
+        try:
+            try:
+                old = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+            except FileNotFoundError:
+                old = None
+            if old is not None and not stat.S_ISREG(old.st_mode):
+                kind = fsaccess.describe_mode(old.st_mode)
+                raise ToolError(
+                    f"Cannot write {path}: it is {kind}; only regular files are allowed"
+                )
+            tmp = f".agentlib-{secrets.token_hex(8)}.tmp"
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+            fd = os.open(tmp, flags, 0o666, dir_fd=dir_fd)
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                    if old is not None:
+                        os.fchmod(f.fileno(), stat.S_IMODE(old.st_mode))
+                os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+            except BaseException:
+                os.unlink(tmp, dir_fd=dir_fd)
+                raise
+        finally:
+            os.close(dir_fd)
+
+
+def _match_line_endings(content: str, old: str, new: str) -> tuple[str, str]:
+    """Use CRLF in old/new text when the file has CRLF endings and the model sent plain LF."""
+    if old in content or "\r\n" not in content or "\n" not in old or "\r" in old:
+        return old, new
+    crlf_old = old.replace("\n", "\r\n")
+    if crlf_old not in content:
+        return old, new
+    return crlf_old, new.replace("\r\n", "\n").replace("\n", "\r\n")
+
+
+def _choose_isolation(requested: str) -> str:
+    if requested not in ("auto", "bwrap", "none"):
+        raise ValueError(f"isolation must be 'auto', 'bwrap' or 'none', not {requested!r}")
+    if requested == "none":
+        return "none"
+    return isolation.choose(requested)
