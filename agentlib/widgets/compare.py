@@ -18,19 +18,22 @@ def tool_specs(tools: Any) -> dict[str, str]:
         if isinstance(spec, str):
             out[spec] = ""
         else:
-            out[spec["name"]] = (spec.get("description") or "").strip().splitlines()[0:1]
-            out[spec["name"]] = out[spec["name"]][0] if out[spec["name"]] else ""
+            lines = (spec.get("description") or "").strip().splitlines()
+            out[spec["name"]] = lines[0] if lines else ""
     return out
 
 
 def source_text(source: Any) -> str:
-    """Source code from a string, a function/class/module, or a list of them."""
+    """Source code from a string, a function/class/module, a Tool, a Toolbox, or a list of them."""
     if source is None:
         return ""
     if isinstance(source, str):
         return source
+    if hasattr(source, "TOOLS"):  # a Toolbox: the code of its tools' handlers
+        source = list(source)
     if isinstance(source, (list, tuple)):
         return "\n".join(source_text(s) for s in source)
+    source = getattr(source, "handler", source)  # a Tool: the function behind it
     return inspect.getsource(getattr(source, "__wrapped__", source))
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..events import Finished, ModelReplied, RoundStarted, ToolRan
 
-MODEL = "claude-offline"
+MODEL = "agentlib-offline"
 
 
 def _use(tool_id: str, name: str, **tool_input: Any) -> dict[str, Any]:

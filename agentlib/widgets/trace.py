@@ -62,7 +62,7 @@ def message_summary(message: Any) -> dict[str, Any]:
     """One message as {role, blocks}; a string content becomes one text block."""
     m = to_dict(message)
     content = m.get("content", "")
-    blocks = [{"type": "text", "text": clip(content)}] if isinstance(content, str) else content
+    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
     return {"role": m.get("role", "?"), "blocks": [block_summary(b) for b in blocks or []]}
 
 

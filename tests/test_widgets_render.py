@@ -1,0 +1,129 @@
+"""The static round diagram: HTML and text snapshots per run shape, and hostile strings made inert."""
+
+from __future__ import annotations
+
+import os
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from agentlib.widgets import examples
+from agentlib.widgets.static_html import render_html
+from agentlib.widgets.static_text import render_text
+from agentlib.widgets.trace import Trace
+
+SNAPSHOTS = Path(__file__).parent / "snapshots" / "widgets"
+UPDATE = (
+    os.environ.get("UPDATE_SNAPSHOTS") == "1"
+)  # set to rewrite the files after a deliberate change
+VOID = {"br", "hr", "img", "input", "meta", "link", "col", "wbr"}
+
+
+def trace_of(case: str) -> dict:
+    return Trace.from_events(examples.CASES[case]()).to_dict()
+
+
+def check_snapshot(name: str, actual: str) -> None:
+    path = SNAPSHOTS / name
+    if UPDATE:
+        path.write_text(actual, encoding="utf-8")
+    assert path.exists(), (
+        f"no snapshot {path.name}: run with UPDATE_SNAPSHOTS=1 and review the file"
+    )
+    assert actual == path.read_text(encoding="utf-8")
+
+
+class TagCheck(HTMLParser):
+    """Collects tag names and checks that every opened element is closed in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.stack: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        assert self.stack and self.stack[-1] == tag, f"</{tag}> closes {self.stack[-1:]}"
+        self.stack.pop()
+
+
+def parsed(markup: str) -> TagCheck:
+    checker = TagCheck()
+    checker.feed(markup)
+    checker.close()
+    assert checker.stack == [], f"unclosed: {checker.stack}"
+    return checker
+
+
+@pytest.mark.parametrize("case", sorted(examples.CASES))
+def test_html_matches_snapshot(case):
+    check_snapshot(f"{case}.html", render_html(trace_of(case)))
+
+
+@pytest.mark.parametrize("case", sorted(examples.CASES))
+def test_text_matches_snapshot(case):
+    check_snapshot(f"{case}.txt", render_text(trace_of(case)))
+
+
+@pytest.mark.parametrize("case", sorted(examples.CASES))
+def test_html_is_balanced_and_has_no_active_content(case):
+    tags = set(parsed(render_html(trace_of(case))).tags)
+    assert tags & {"script", "style", "svg", "iframe", "object"} == set()
+    assert {"table", "thead", "tbody", "tr", "th", "td", "ul", "ol", "li"} <= tags
+
+
+@pytest.mark.parametrize("case", sorted(examples.CASES))
+def test_text_structure_is_ascii(case):
+    text = render_text(trace_of(case))
+    assert text.isascii()
+    n = len(trace_of(case)["rounds"])
+    assert [f"Round {k} of {n}" in text for k in range(1, n + 1)] == [True] * n
+
+
+def test_tool_error_is_marked_in_words():
+    html, text = render_html(trace_of("tool_error")), render_text(trace_of("tool_error"))
+    assert ">ERROR</span>" in html and "read_file (id toolu_01) ERROR" in text
+    assert "ERROR" not in render_text(trace_of("single_tool"))
+
+
+def test_max_tokens_says_the_tool_call_was_not_run():
+    text = render_text(trace_of("max_tokens"))
+    assert "NOT RUN: tool_use toolu_01" in text
+    assert "stop_reason: max_tokens - the reply hit max_tokens and was cut off" in text
+    assert "Round 1: the reply asks for tool 'write_file' (id toolu_01)" in text
+    assert "NOT RUN" in render_html(trace_of("max_tokens"))
+
+
+def test_parallel_tools_are_paired_by_id():
+    text = render_text(trace_of("parallel_tools"))
+    assert (
+        'read_file (id toolu_01) ok in 0.01 s\n      input:  {"path": "a.txt"}\n      output: alpha'
+        in text
+    )
+    assert (
+        'read_file (id toolu_02) ok in 0.01 s\n      input:  {"path": "b.txt"}\n      output: beta'
+        in text
+    )
+
+
+def test_live_model_has_no_estimate_label():
+    trace = Trace.from_events(examples.single_tool(), offline=False).to_dict()
+    assert "estimated" not in render_text(trace) + render_html(trace)
+    assert "LIVE model" in render_html(trace)
+
+
+def test_hostile_strings_come_out_inert():
+    trace = Trace.from_events(examples.hostile_output()).to_dict()
+    html = render_html(trace)
+    checker = parsed(html)
+    assert set(checker.tags) & {"script", "style", "svg"} == set()
+    assert not re.search(r"<\s*(script|style|svg)", html, re.IGNORECASE)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;&lt;style&gt;" in html
+    assert "toolu_&lt;b&gt;" in html  # ids are escaped too, not only outputs
+    assert "<script>alert(1)</script><style>" in render_text(trace)  # text/plain is inert by nature
