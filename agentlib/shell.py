@@ -156,7 +156,13 @@ def run_command(
     except OSError as exc:
         raise ToolError(f"Could not start the shell: {exc}") from None
     capture = _Capture()
-    timed_out = _pump(proc, capture, time.monotonic() + timeout)
+    deadline = time.monotonic() + timeout
+    timed_out = _pump(proc, capture, deadline)
+    if not timed_out:  # EOF can come before the exit (coreutils close stdout first)
+        try:
+            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            timed_out = True
     try:
         os.killpg(proc.pid, signal.SIGKILL)  # nothing the command started outlives the call
     except (ProcessLookupError, PermissionError):

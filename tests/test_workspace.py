@@ -1,0 +1,215 @@
+"""Workspace file tools on real folders: safe_path, read_file, write_file, edit_file, glob, isolation choice."""
+
+from __future__ import annotations
+
+import os
+import stat
+import warnings
+
+import pytest
+
+from agentlib import isolation
+from agentlib.errors import ConfigError, PathEscapeError, ToolError
+from agentlib.workspace import Workspace, seed_safe_path
+
+
+@pytest.fixture
+def ws(tmp_path):
+    return Workspace(tmp_path / "ws", isolation="none")
+
+
+# -- safe_path -------------------------------------------------------------------------------
+@pytest.mark.parametrize("p", ["a.txt", "sub/b.txt", "sub/../c.txt", "./d", "x/y/z/../../w"])
+def test_safe_path_keeps_inside_paths(ws, p):
+    assert ws.safe_path(p) == (ws.root / p).resolve()
+
+
+@pytest.mark.parametrize("p", ["../x", "/etc/passwd", "a/../../x", "../../../../../../etc"])
+def test_safe_path_refuses_escapes_naming_the_path(ws, p):
+    with pytest.raises(PathEscapeError) as info:
+        ws.safe_path(p)
+    assert p in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_seed_safe_path_is_the_seed_rule(tmp_path):
+    assert seed_safe_path(tmp_path, "a/b") == tmp_path.resolve() / "a/b"
+    with pytest.raises(ValueError, match=r"Path escapes workspace: \.\./x"):
+        seed_safe_path(tmp_path, "../x")
+
+
+def test_absolute_path_inside_the_workspace_is_accepted(ws):
+    ws.write_file(str(ws.root / "abs.txt"), "hi")
+    assert ws.read_file("abs.txt") == "hi"
+
+
+# -- read_file ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("limit", "expected"),
+    [
+        (None, "l1\nl2\nl3\nl4"),
+        (2, "l1\nl2\n... (2 more lines)"),
+        (3, "l1\nl2\nl3\n... (1 more lines)"),
+        (4, "l1\nl2\nl3\nl4"),
+        (10, "l1\nl2\nl3\nl4"),
+    ],
+)
+def test_read_file_limit(ws, limit, expected):
+    (ws.root / "f.txt").write_text("l1\nl2\nl3\nl4\n")
+    assert ws.read_file("f.txt", limit) == expected
+
+
+def test_read_file_caps_at_50000_characters_with_a_marker(ws):
+    (ws.root / "big.txt").write_text("x" * 70_000)
+    out = ws.read_file("big.txt")
+    assert len(out) <= 50_000
+    assert out.startswith("x" * 1000)
+    assert "cut" in out and "70000" in out
+
+
+def test_read_file_replaces_undecodable_bytes(ws):
+    (ws.root / "bin.txt").write_bytes(b"ok\xff\xfeok")
+    assert ws.read_file("bin.txt") == "ok\ufffd\ufffdok"
+
+
+@pytest.mark.parametrize(("setup", "reason"), [(None, "no such file"), ("dir", "directory")])
+def test_read_file_errors_name_the_path_and_reason(ws, setup, reason):
+    if setup == "dir":
+        (ws.root / "thing").mkdir()
+    with pytest.raises(ToolError) as info:
+        ws.read_file("thing")
+    assert "thing" in str(info.value) and reason in str(info.value)
+
+
+def test_read_file_refuses_a_negative_limit(ws):
+    (ws.root / "f.txt").write_text("a\n")
+    with pytest.raises(ToolError, match="limit"):
+        ws.read_file("f.txt", -1)
+
+
+# -- write_file --------------------------------------------------------------------------------
+@pytest.mark.parametrize(("content", "nbytes"), [("hello", 5), ("héllo", 6), ("日本", 6), ("", 0)])
+def test_write_file_reports_bytes_and_creates_parents(ws, content, nbytes):
+    assert ws.write_file("deep/er/f.txt", content) == f"Wrote {nbytes} bytes to deep/er/f.txt"
+    assert (ws.root / "deep/er/f.txt").read_text(encoding="utf-8") == content
+
+
+def test_write_file_replaces_whole_file_keeps_mode_and_leaves_no_temp_files(ws):
+    target = ws.root / "run.sh"
+    target.write_text("old old old")
+    target.chmod(0o750)
+    ws.write_file("run.sh", "new")
+    assert target.read_text() == "new"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o750
+    assert sorted(os.listdir(ws.root)) == ["run.sh"]
+
+
+def test_write_file_refuses_a_directory(ws):
+    (ws.root / "d").mkdir()
+    with pytest.raises(ToolError, match="directory"):
+        ws.write_file("d", "x")
+
+
+# -- edit_file ---------------------------------------------------------------------------------
+def test_edit_file_replaces_the_unique_occurrence(ws):
+    (ws.root / "f.py").write_text("a = 1\nb = 2\n")
+    assert ws.edit_file("f.py", "b = 2", "b = 3") == "Edited f.py"
+    assert (ws.root / "f.py").read_text() == "a = 1\nb = 3\n"
+
+
+def test_edit_file_text_not_found(ws):
+    (ws.root / "f.py").write_text("a = 1\n")
+    with pytest.raises(ToolError, match="Text not found in f.py"):
+        ws.edit_file("f.py", "zzz", "y")
+
+
+def test_edit_file_refuses_ambiguous_text_naming_the_count(ws):
+    (ws.root / "f.py").write_text("x\nx\nx\n")
+    with pytest.raises(ToolError, match="3 times"):
+        ws.edit_file("f.py", "x", "y")
+    assert (ws.root / "f.py").read_text() == "x\nx\nx\n"
+    assert "3 replacements" in ws.edit_file("f.py", "x", "y", replace_all=True)
+    assert (ws.root / "f.py").read_text() == "y\ny\ny\n"
+
+
+@pytest.mark.parametrize(
+    ("before", "old", "new", "after"),
+    [
+        (b"one\r\ntwo\r\nthree\r\n", "one\ntwo", "1\n2", b"1\r\n2\r\nthree\r\n"),
+        (b"one\r\ntwo\r\n", "two", "deux", b"one\r\ndeux\r\n"),
+        (b"one\ntwo\n", "one\ntwo", "1\n2", b"1\n2\n"),
+        (b"\xff keep\nline\n", "line", "LINE", b"\xff keep\nLINE\n"),
+    ],
+)
+def test_edit_file_keeps_line_endings_and_other_bytes(ws, before, old, new, after):
+    (ws.root / "f.txt").write_bytes(before)
+    ws.edit_file("f.txt", old, new)
+    assert (ws.root / "f.txt").read_bytes() == after
+
+
+def test_edit_file_refuses_empty_old_text(ws):
+    (ws.root / "f.txt").write_text("a")
+    with pytest.raises(ToolError, match="empty"):
+        ws.edit_file("f.txt", "", "b")
+
+
+# -- glob --------------------------------------------------------------------------------------
+def test_glob_sorted_relative_recursive(ws):
+    for name in ["b.py", "a.py", "src/c.py", "src/deep/d.py", "notes.txt"]:
+        ws.write_file(name, "")
+    assert ws.glob("*.py") == "a.py\nb.py"
+    assert ws.glob("**/*.py") == "a.py\nb.py\nsrc/c.py\nsrc/deep/d.py"
+    assert ws.glob("src/*") == "src/c.py\nsrc/deep/"
+    assert ws.glob("*.rs") == "No files match *.rs"
+
+
+def test_glob_caps_at_200_with_a_note(ws):
+    for i in range(250):
+        (ws.root / f"f{i:03}.txt").write_text("")
+    lines = ws.glob("*.txt").splitlines()
+    assert lines[:200] == [f"f{i:03}.txt" for i in range(200)]
+    assert lines[200] == "... (50 more matches not shown; narrow the pattern)"
+    assert len(lines) == 201
+
+
+@pytest.mark.parametrize("pattern", ["/etc/pass*", "../*", "a/../../*", "~/.ssh/*", "**/../../*"])
+def test_glob_refuses_patterns_that_leave_the_workspace(ws, pattern):
+    with pytest.raises(PathEscapeError):
+        ws.glob(pattern)
+
+
+# -- isolation choice --------------------------------------------------------------------------
+@pytest.fixture
+def no_bwrap(monkeypatch):
+    """Hide bubblewrap from PATH so the probe fails the way it does on a machine without it."""
+    monkeypatch.setenv("PATH", "/nonexistent")
+    isolation.probe.cache_clear()
+    monkeypatch.setattr(isolation, "_warned", False)
+    yield
+    isolation.probe.cache_clear()
+
+
+def test_bwrap_requested_but_missing_is_a_clear_error(tmp_path, no_bwrap):
+    with pytest.raises(ConfigError, match="bubblewrap is not installed"):
+        Workspace(tmp_path, isolation="bwrap")
+
+
+def test_auto_falls_back_and_says_so_once(tmp_path, no_bwrap):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first = Workspace(tmp_path / "a", isolation="auto")
+        second = Workspace(tmp_path / "b", isolation="auto")
+    assert first.isolation == second.isolation == "none"
+    assert [str(w.message) for w in caught] == [
+        "bash runs without OS isolation: bubblewrap is not installed "
+        "(Debian/Ubuntu: apt-get install bubblewrap)"
+    ]
+
+
+def test_unknown_isolation_value(tmp_path):
+    with pytest.raises(ValueError, match="isolation must be"):
+        Workspace(tmp_path, isolation="docker")
+
+
+def test_none_reports_none(tmp_path):
+    assert Workspace(tmp_path, isolation="none").isolation == "none"
