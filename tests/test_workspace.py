@@ -119,7 +119,7 @@ def test_edit_file_replaces_the_unique_occurrence(ws):
 
 def test_edit_file_text_not_found(ws):
     (ws.root / "f.py").write_text("a = 1\n")
-    with pytest.raises(ToolError, match="Text not found in f.py"):
+    with pytest.raises(ToolError, match=r"Text not found in f\.py"):
         ws.edit_file("f.py", "zzz", "y")
 
 
