@@ -68,7 +68,10 @@ def test_orphan_at_the_end_gets_a_new_user_message():
 def test_consecutive_same_role_messages_are_merged():
     history = [{"role": "user", "content": "one"}, {"role": "user", "content": "two"}]
     assert normalize_messages(history) == [
-        {"role": "user", "content": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}]}
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}],
+        }
     ]
 
 

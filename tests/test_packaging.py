@@ -4,8 +4,14 @@ import os
 import re
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
+
+import pytest
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10 has no tomllib
+    tomllib = pytest.importorskip("tomli", reason="reading pyproject.toml on Python 3.10 needs tomli")
 
 ROOT = Path(__file__).resolve().parents[1]
 REQ = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*(.*)$")

@@ -108,7 +108,11 @@ def test_duplicate_names_are_refused():
     ("name", "tool_input", "expected"),
     [
         ("word_count", {"text": "a b"}, ("2", False)),
-        ("nope", {}, ("Error: Unknown tool: nope. Available tools: word_count, explode, refuse.", True)),
+        (
+            "nope",
+            {},
+            ("Error: Unknown tool: nope. Available tools: word_count, explode, refuse.", True),
+        ),
         ("word_count", {}, ("Error: invalid input for word_count: text: Field required", True)),
         (
             "word_count",
@@ -175,13 +179,18 @@ def test_from_dicts_refuses_a_mismatch_with_every_reason():
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 
 
 @settings(max_examples=300, deadline=None)
-@given(name=st.sampled_from(["word_count", "explode", "refuse", "bash", "", "x" * 70]), data=json_values)
+@given(
+    name=st.sampled_from(["word_count", "explode", "refuse", "bash", "", "x" * 70]),
+    data=json_values,
+)
 def test_dispatch_never_raises_whatever_the_model_sends(name, data):
     box = Toolbox([word_count, explode, refuse])
     box.add(Toolbox.from_dicts(SEED_TOOLS, {"bash": bash_handler})["bash"])
