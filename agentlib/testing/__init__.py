@@ -5,6 +5,16 @@
 """
 
 from .exercise import check_exercise
+from .instructor import load_object, load_script, load_tools
 from .runner import CellFailure, NotebookRun, inject_parameters, run_notebook
 
-__all__ = ["CellFailure", "NotebookRun", "check_exercise", "inject_parameters", "run_notebook"]
+__all__ = [
+    "CellFailure",
+    "NotebookRun",
+    "check_exercise",
+    "inject_parameters",
+    "load_object",
+    "load_script",
+    "load_tools",
+    "run_notebook",
+]
