@@ -5,6 +5,8 @@ from __future__ import annotations
 from agentlib.offline.errors import OfflineError, ReplayDrift, ScriptExhausted
 from agentlib.offline.fallback import Fallback
 from agentlib.offline.faults import Fault, overloaded, rate_limited, server_error
+from agentlib.offline.playbook import Playbook
+from agentlib.offline.replay import Recorder, Replay, recording_http_client
 from agentlib.offline.replies import Reply, call, reply, say
 from agentlib.offline.script import Script
 from agentlib.offline.simulator import OFFLINE_MODEL, Offline
@@ -17,6 +19,9 @@ __all__ = [
     "Offline",
     "OfflineError",
     "OfflineTransport",
+    "Playbook",
+    "Recorder",
+    "Replay",
     "ReplayDrift",
     "Reply",
     "Script",
@@ -25,6 +30,7 @@ __all__ = [
     "offline_client",
     "overloaded",
     "rate_limited",
+    "recording_http_client",
     "reply",
     "say",
     "server_error",

@@ -1,0 +1,189 @@
+"""connect(): a real Anthropic client configured from the environment and .env, or the offline model.
+
+Precedence: a value in ``.env`` wins over the same variable in the environment, as in the
+seed's ``load_dotenv(override=True)``: the project's file says what the project uses. Unlike
+the seed, ``.env`` is read without copying it into ``os.environ``, so keys never reach the
+environment of the commands the agent runs.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import anthropic
+
+from .errors import ConfigError
+
+BACKENDS = ("auto", "offline", "anthropic")
+SETTINGS = (
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_AUTH_TOKEN",
+    "ANTHROPIC_BASE_URL",
+    "MODEL_ID",
+    "AGENTLIB_BACKEND",
+)
+SET_MODEL = (
+    "MODEL_ID is not set. Put a line MODEL_ID=<model id> in .env (or export MODEL_ID), using a "
+    "model your key can use; `python -m agentlib models` lists them."
+)
+SET_KEY = (
+    "No API key: put a line ANTHROPIC_API_KEY=<your key> in .env (or export it), or use the "
+    'offline model with connect("offline").'
+)
+
+
+def find_env_file(name: str | os.PathLike | None = ".env") -> Path | None:
+    """The .env file to read: ``name`` itself, or the same name in the nearest parent folder."""
+    if name is None:
+        return None
+    path = Path(name)
+    if path.is_absolute():
+        return path if path.is_file() else None
+    for folder in (Path.cwd(), *Path.cwd().parents):  # like python-dotenv's find_dotenv
+        if (folder / path).is_file():
+            return folder / path
+    return None
+
+
+def read_settings(env_file: str | os.PathLike | None = ".env") -> dict[str, tuple[str, str]]:
+    """The settings connect() uses, each as ``(value, where it came from)``; .env wins."""
+    from dotenv import dotenv_values
+
+    settings = {
+        key: (os.environ[key], "the environment") for key in SETTINGS if os.environ.get(key)
+    }
+    found = find_env_file(env_file)
+    if found is not None:
+        for key, value in dotenv_values(found).items():
+            if key in SETTINGS and value:
+                settings[key] = (value, str(found))
+    return settings
+
+
+def _choose(backend: str, settings: dict[str, tuple[str, str]]) -> tuple[str, str]:
+    """Which backend to use, and why, in words."""
+    if backend == "auto" and "AGENTLIB_BACKEND" in settings:
+        value, where = settings["AGENTLIB_BACKEND"]
+        backend, why = value.strip().lower(), f"AGENTLIB_BACKEND={value} in {where}"
+    else:
+        why = f"backend={backend!r}"
+    if backend not in BACKENDS:
+        raise ConfigError(
+            f"Unknown backend {backend!r} ({why}); choose one of {', '.join(BACKENDS)}."
+        )
+    if backend != "auto":
+        return backend, why
+    if "ANTHROPIC_API_KEY" in settings:
+        return "anthropic", f"ANTHROPIC_API_KEY found in {settings['ANTHROPIC_API_KEY'][1]}"
+    if "ANTHROPIC_AUTH_TOKEN" in settings and "ANTHROPIC_BASE_URL" not in settings:
+        return "anthropic", f"ANTHROPIC_AUTH_TOKEN found in {settings['ANTHROPIC_AUTH_TOKEN'][1]}"
+    return "offline", "no ANTHROPIC_API_KEY in the environment or .env"
+
+
+def anthropic_client(
+    settings: dict[str, tuple[str, str]], *, max_retries: int = 2, http_client: Any = None
+) -> anthropic.Anthropic:
+    """A real client from the settings. Makes no network call."""
+    value = {key: pair[0] for key, pair in settings.items()}
+    base_url = value.get("ANTHROPIC_BASE_URL")
+    # With a custom base URL (a proxy or compatible gateway) the seed drops ANTHROPIC_AUTH_TOKEN:
+    # the SDK would otherwise send that OAuth bearer token to the proxy instead of the API key.
+    auth_token = None if base_url else value.get("ANTHROPIC_AUTH_TOKEN")
+    api_key = value.get("ANTHROPIC_API_KEY")
+    if not api_key and not auth_token:
+        dropped = " (ANTHROPIC_AUTH_TOKEN is ignored when ANTHROPIC_BASE_URL is set)"
+        raise ConfigError(SET_KEY + (dropped if value.get("ANTHROPIC_AUTH_TOKEN") else ""))
+    options: dict[str, Any] = {"max_retries": max_retries}
+    if http_client is not None:
+        options["http_client"] = http_client
+    return anthropic.Anthropic(api_key=api_key, auth_token=auth_token, base_url=base_url, **options)
+
+
+def connect(
+    backend: str = "auto",
+    *,
+    model: str | None = None,
+    policies: tuple | list | None = None,
+    env_file: str | os.PathLike | None = ".env",
+    record: str | os.PathLike | None = None,
+    max_retries: int = 2,
+    quiet: bool = False,
+) -> tuple[anthropic.Anthropic, str]:
+    """``(client, model)`` for the chosen backend; prints one line saying which and why.
+
+    ``backend``: "auto" (AGENTLIB_BACKEND, else the real API when a key is configured, else
+    offline), "offline" or "anthropic". ``policies`` drive the offline model (default: the
+    playbook, then the fallback). ``record`` saves a real session to a JSON cassette for replay.
+    No network call is made here: ``check_connection(client, model)`` tries the connection.
+    """
+    settings = read_settings(env_file)
+    choice, why = _choose(backend, settings)
+    if choice == "offline":
+        from .offline import offline_client
+
+        client, name = offline_client(*(policies or ()), max_retries=max_retries)
+        if not quiet:
+            print(f"agentlib: using the offline model {name} ({why}); replies are scripted.")
+        return client, name
+    http_client = None
+    if record is not None:
+        from .offline.replay import recording_http_client
+
+        http_client = recording_http_client(record)
+    client = anthropic_client(settings, max_retries=max_retries, http_client=http_client)
+    name = model or settings.get("MODEL_ID", ("", ""))[0]
+    if not name:
+        raise ConfigError(SET_MODEL)
+    if not quiet:
+        where = settings.get("ANTHROPIC_BASE_URL", ("the Anthropic API",))[0]
+        print(f"agentlib: using {where} with model {name} ({why}).")
+    return client, name
+
+
+def explain(error: BaseException) -> ConfigError | None:
+    """A ConfigError naming cause and fix for a connection or credential failure, else None."""
+    if isinstance(error, anthropic.AuthenticationError):
+        return ConfigError(
+            "The API rejected the key (401 authentication_error). Check ANTHROPIC_API_KEY in "
+            ".env or the environment: it may be mistyped, revoked, or meant for another endpoint."
+        )
+    if isinstance(error, anthropic.PermissionDeniedError):
+        return ConfigError("The key may not use this model or endpoint (403). Check MODEL_ID.")
+    if isinstance(error, anthropic.NotFoundError):
+        return ConfigError(
+            f"Not found (404): {error.message}. Check MODEL_ID and ANTHROPIC_BASE_URL."
+        )
+    if isinstance(error, anthropic.APIConnectionError):
+        cause = error.__cause__ or error
+        return ConfigError(
+            f"Cannot reach the API at {error.request.url.copy_with(path='/')} ({cause}). Check your "
+            "network and ANTHROPIC_BASE_URL, or use the offline model: connect('offline')."
+        )
+    return None
+
+
+def check_connection(client: anthropic.Anthropic, model: str) -> str:
+    """Send one tiny request; return the model's name or raise ConfigError saying what to fix."""
+    try:
+        reply = client.messages.create(
+            model=model, max_tokens=1, messages=[{"role": "user", "content": "ping"}]
+        )
+    except anthropic.APIError as error:
+        explained = explain(error)
+        if explained is None:
+            raise
+        raise explained from None
+    return reply.model
+
+
+def list_models(client: anthropic.Anthropic) -> list[str]:
+    """The model ids the configured key can use (calls the models endpoint)."""
+    try:
+        return [entry.id for entry in client.models.list()]
+    except anthropic.APIError as error:
+        explained = explain(error)
+        if explained is None:
+            raise
+        raise explained from None

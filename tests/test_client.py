@@ -1,0 +1,179 @@
+"""connect(): offline without a key, the real SDK configured from .env and the environment."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import anthropic
+import pytest
+
+from agentlib import ConfigError, connect
+from agentlib.client import check_connection, explain, list_models
+from agentlib.offline import OFFLINE_MODEL
+
+KEY = "sk-ant-test-0000-not-a-real-key"
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch, tmp_path):
+    """No configuration leaks in from the machine running the tests."""
+    for name in (
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_AUTH_TOKEN",
+        "ANTHROPIC_BASE_URL",
+        "MODEL_ID",
+        "AGENTLIB_BACKEND",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+def test_no_key_means_offline_with_one_line_saying_why(capsys):
+    client, model = connect()
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1
+    assert "offline model" in out and "no ANTHROPIC_API_KEY" in out
+    assert model == OFFLINE_MODEL
+    reply = client.messages.create(
+        model=model, max_tokens=900, messages=[{"role": "user", "content": "hello?"}]
+    )
+    assert "offline model" in reply.content[0].text
+
+
+def test_key_in_dotenv_selects_the_api_without_printing_the_key(tmp_path, capsys):
+    (tmp_path / ".env").write_text(f"ANTHROPIC_API_KEY={KEY}\nMODEL_ID=my-model\n")
+    client, model = connect()
+    out = capsys.readouterr().out
+    assert isinstance(client, anthropic.Anthropic) and client.api_key == KEY
+    assert model == "my-model"
+    assert KEY not in out and "ANTHROPIC_API_KEY found in" in out and ".env" in out
+
+
+def test_dotenv_wins_over_the_environment_and_is_not_copied_into_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("MODEL_ID", "from-environment")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-environment")
+    (tmp_path / ".env").write_text(f"ANTHROPIC_API_KEY={KEY}\nMODEL_ID=from-dotenv\n")
+    client, model = connect(quiet=True)
+    assert (client.api_key, model) == (KEY, "from-dotenv")
+    import os
+
+    assert os.environ["ANTHROPIC_API_KEY"] == "sk-ant-environment"
+
+
+def test_dotenv_in_a_parent_folder_is_found(tmp_path, monkeypatch):
+    (tmp_path / ".env").write_text(f"ANTHROPIC_API_KEY={KEY}\nMODEL_ID=m\n")
+    (tmp_path / "notebooks").mkdir()
+    monkeypatch.chdir(tmp_path / "notebooks")
+    assert connect(quiet=True)[0].api_key == KEY
+
+
+def test_agentlib_backend_can_force_offline(monkeypatch, capsys):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    monkeypatch.setenv("AGENTLIB_BACKEND", "offline")
+    _, model = connect()
+    assert model == OFFLINE_MODEL
+    assert "AGENTLIB_BACKEND=offline" in capsys.readouterr().out
+
+
+def test_explicit_backend_overrides_agentlib_backend(monkeypatch):
+    monkeypatch.setenv("AGENTLIB_BACKEND", "anthropic")
+    assert connect("offline", quiet=True)[1] == OFFLINE_MODEL
+
+
+def test_base_url_drops_the_auth_token(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("ANTHROPIC_AUTH_TOKEN", "oauth-token")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    monkeypatch.setenv("MODEL_ID", "m")
+    client, _ = connect("anthropic", quiet=True)
+    assert client.auth_token is None and client.api_key == KEY
+    assert str(client.base_url).startswith("http://127.0.0.1:9")
+
+
+def test_auth_token_alone_with_base_url_explains_itself(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("ANTHROPIC_AUTH_TOKEN", "oauth-token")
+    monkeypatch.setenv("MODEL_ID", "m")
+    with pytest.raises(
+        ConfigError, match="ANTHROPIC_AUTH_TOKEN is ignored when ANTHROPIC_BASE_URL"
+    ):
+        connect("anthropic", quiet=True)
+
+
+def test_missing_model_id_says_how_to_set_it(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    with pytest.raises(ConfigError, match=r"MODEL_ID is not set\. Put a line MODEL_ID=") as caught:
+        connect(quiet=True)
+    assert KEY not in str(caught.value)
+
+
+def test_missing_key_for_the_api_says_how_to_set_it(monkeypatch):
+    monkeypatch.setenv("MODEL_ID", "m")
+    with pytest.raises(ConfigError, match="No API key: put a line ANTHROPIC_API_KEY="):
+        connect("anthropic", quiet=True)
+
+
+def test_unknown_backend_is_refused():
+    with pytest.raises(ConfigError, match="Unknown backend 'claude'"):
+        connect("claude")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_dead_endpoint_is_explained_not_a_traceback(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", f"http://127.0.0.1:{free_port()}")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    client, model = connect("anthropic", model="m", max_retries=0, quiet=True)  # no network yet
+    with pytest.raises(ConfigError, match=r"Cannot reach the API at http://127\.0\.0\.1:\d+/"):
+        check_connection(client, model)
+
+
+class Rejecting(BaseHTTPRequestHandler):
+    """A stand-in for the remote API that rejects every key, as api.anthropic.com does a bad one."""
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("content-length") or 0))
+        body = b'{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}'
+        self.send_response(401)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST
+
+    def log_message(self, *args):
+        pass
+
+
+def test_bad_key_is_explained(monkeypatch):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Rejecting)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", f"http://127.0.0.1:{server.server_address[1]}")
+        monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+        client, model = connect("anthropic", model="m", quiet=True)
+        with pytest.raises(ConfigError, match=r"rejected the key \(401") as caught:
+            check_connection(client, model)
+        assert KEY not in str(caught.value)
+        with pytest.raises(ConfigError, match="401"):
+            list_models(client)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_check_connection_and_models_work_offline():
+    client, model = connect("offline", quiet=True)
+    assert check_connection(client, model) == OFFLINE_MODEL
+    assert list_models(client) == [OFFLINE_MODEL]
+
+
+def test_explain_leaves_other_errors_alone():
+    assert explain(ValueError("x")) is None
