@@ -62,8 +62,8 @@ def run_bash(command: str) -> str:
 # | `edit_file` | change an exact piece of a file | `sed`, or editing by hand |
 # | `glob` | find files by pattern | `find`, `ls *.py` |
 #
-# **1. `cat` cuts unpredictably.** Output is cut at 50,000 characters wherever that falls, and
-# the model is not told what it missed:
+# **1. `cat` cuts unpredictably.** Output is cut at 50,000 characters wherever that falls, in
+# the middle of a line, and the model is not told what it missed (here, 20,000 lines exist):
 
 # %%
 run_bash("seq 1 20000 | sed 's/^/line /' > big.txt")
@@ -422,8 +422,10 @@ print("accepted:", reply.stop_reason)
 # %% [markdown]
 # ## 7. The loop, unchanged
 #
-# Here is s02's loop. Compared with s01: the history goes through `normalize_messages`, and
-# the hard-coded `run_bash(...)` became the dispatch lookup. Nothing else.
+# Here is s02's loop. The shape is s01's: the same `while True`, the same single exit, the same
+# appends. Two lines s01 had hard-wired changed: the history goes through `normalize_messages`,
+# and `run_bash(...)` became the dispatch lookup. From now on, adding a tool never touches the
+# loop again.
 
 # %%
 def agent_loop(messages: list):
@@ -447,7 +449,8 @@ def agent_loop(messages: list):
 SYSTEM = f"You are a coding agent at {WORKDIR}. Use tools to solve tasks. Act, don't explain."
 
 # %% [markdown]
-# The s01 loop, as written in notebook 01, against this one:
+# The s01 loop, as written in notebook 01, against this one (`inspect.getsource` reads the
+# cell above):
 
 # %%
 import difflib
@@ -479,7 +482,7 @@ s02_loop = inspect.getsource(agent_loop)
 diff = list(difflib.unified_diff(S01_LOOP.splitlines(), s02_loop.splitlines(), "s01", "s02", lineterm="", n=1))
 print("\n".join(diff))
 changed = [line for line in diff if line[:1] in "+-" and line[:3] not in ("+++", "---")]
-print(f"\n{len(changed)} changed lines, all in the model call and the tool call")
+print(f"\n{len(changed)} changed lines: the history sent, and how a tool call is run")
 
 # %% [markdown]
 # ## 8. Read-only tools run at the same time
@@ -560,15 +563,16 @@ print(run_bash("python3 -c 'from greet import greet; print(greet(\"s02\"))'"))
 #
 # ## 10. s01 → s02 at a glance
 #
-# Which tools each chapter has, how much code each loop is, what is new, and the loop
-# compared line by line:
+# Which tools each chapter has, how much code each has (the loop plus the tool functions
+# written in these notebooks), what is new, and the loop. In `agentlib` one `agent_loop` runs
+# both chapters: only the toolbox passed to it differs.
 
 # %%
 from agentlib.widgets import compare_view
 
 s01_toolbox = agentlib.s01_tools(ws)
 compare_view(
-    s01_toolbox, TOOLS, left_loop=S01_LOOP, right_loop=s02_loop,
+    s01_toolbox, TOOLS, left_loop=agentlib.agent_loop, right_loop=agentlib.agent_loop,
     left_source=[S01_LOOP, run_bash],
     right_source=[s02_loop, run_bash, safe_path, run_read, run_write, run_edit, run_glob, dispatch],
 )

@@ -1,0 +1,162 @@
+# Source of notebooks/00_setup.ipynb (build with: python notebooks/build.py)
+
+# %% [markdown]
+# # 00 · Set up
+#
+# **You will be able to:** check that everything the course needs is installed, choose between
+# the offline model and a real one, and watch one run of an agent drawn round by round.
+#
+# **You need:** Python 3.10+ with `agentlib` installed (`pip install -e .` in the course
+# folder). An API key is optional: without one, an offline model answers.
+
+# %% tags=["parameters"]
+BACKEND = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
+WORKSPACE = None  # None: a fresh temporary folder. Never point this at your own project.
+EXTRA_TOOLS = ""  # instructors: "module:attribute" of @tool functions or a Toolbox, comma-separated
+SCRIPT = ""  # instructors: "module:attribute" of an offline Script used in the last section
+
+# %% [markdown]
+# ## 1. What is installed
+#
+# The course uses the `anthropic` SDK (2.x) to talk to the model, `anywidget` and `ipywidgets`
+# to draw runs, and `python-dotenv` to read settings from a `.env` file.
+
+# %%
+import sys
+from importlib.metadata import version
+
+print("python", sys.version.split()[0])
+for package in ["agentlib", "anthropic", "httpx2", "pydantic", "python-dotenv", "anywidget", "ipywidgets"]:
+    print(f"{package:14} {version(package)}")
+
+# %% [markdown]
+# ## 2. Which model: offline or real
+#
+# `connect()` returns a client and a model name, and says in one line which backend it chose
+# and why. `"offline"` always picks the offline model; `"auto"` picks the real API when a key
+# is configured (`AGENTLIB_BACKEND` can force either); `"anthropic"` insists on the real API.
+
+# %%
+import agentlib
+
+client, MODEL = agentlib.connect(backend=BACKEND)
+OFFLINE = "offline" in MODEL
+print(type(client).__module__, type(client).__name__, "| model:", MODEL)
+
+# %% [markdown]
+# Offline, `client` is still a real `anthropic.Anthropic`: every request goes through the SDK
+# and over an HTTP transport to a simulator that checks it as the API does. Only the model's
+# *decisions* are scripted: it knows the course's try-it prompts and says so honestly when
+# asked anything else:
+
+# %%
+reply = client.messages.create(model=MODEL, max_tokens=500,
+                               messages=[{"role": "user", "content": "Write me a poem about loops"}])
+print(reply.content[0].text)
+
+# %% [markdown]
+# What `connect()` found (values of keys and tokens are never printed, only where they come from):
+
+# %%
+from agentlib.client import read_settings
+
+settings = read_settings()
+for name, (value, where) in settings.items():
+    shown = "(set)" if name.endswith(("_KEY", "_TOKEN")) else value
+    print(f"{name:22} {shown:30} from {where}")
+print("nothing configured: the offline model it is" if not settings else "")
+
+# %% [markdown]
+# ## 3. Using a real model
+#
+# Put your settings in a file named `.env` in the course folder (it is listed in
+# `.gitignore`, so it is never committed):
+#
+# ```
+# ANTHROPIC_API_KEY=<your key>
+# MODEL_ID=<a model id your key can use>
+# ```
+#
+# then set `BACKEND = "auto"` in a notebook's first cell (or pass
+# `-p BACKEND=auto` when running it). `python -m agentlib models` lists the model ids your key
+# can use. As in the seeds (`load_dotenv(override=True)`), a value in `.env` wins over the same
+# variable in your shell. Unlike the seeds, `agentlib` does not copy `.env` into the
+# environment, so the commands the agent runs never inherit your key.
+#
+# **A compatible endpoint** (a proxy, a gateway, or `python -m agentlib.offline serve`): add
+# `ANTHROPIC_BASE_URL=http://...`. With a base URL set, `ANTHROPIC_AUTH_TOKEN` is ignored, so
+# the SDK sends the API key the gateway expects instead of a bearer token meant for Anthropic.
+#
+# `MODEL_ID` is required for the real API: the course never hard-codes a model id. When it is
+# missing, `connect()` says so at once instead of failing later. With a real backend, this
+# cell sends one tiny request to check the key and the model:
+
+# %%
+from agentlib.client import check_connection
+
+if not OFFLINE:
+    print(check_connection(client, MODEL))
+else:
+    print("offline: nothing to check")
+
+# %% [markdown]
+# ## 4. The workspace
+#
+# The agent works in a folder of its own: a fresh temporary one unless `WORKSPACE` names
+# another. Its file tools cannot reach outside it, and its shell commands run isolated where
+# the machine supports it (`bwrap`); otherwise `none`, and the course says so.
+
+# %%
+import tempfile
+
+ws = agentlib.Workspace(WORKSPACE or tempfile.mkdtemp(prefix="setup-"))
+print(ws.root, "| isolation:", ws.isolation)
+ws.write_file("main.py", 'print("main")\n')
+
+# %% [markdown]
+# ## 5. One run, drawn
+#
+# `live()` shows an empty round diagram that fills in while the loop runs: what was sent,
+# what the model answered, which tool ran and what it returned, and why the loop stopped. The
+# diagram stays in the saved notebook and steps through rounds without a kernel.
+
+# %%
+from agentlib.widgets import live
+
+diagram = live(offline=OFFLINE)
+state = agentlib.agent_loop(
+    [{"role": "user", "content": "List all Python files in this directory"}],
+    client=client, model=MODEL, tools=agentlib.s02_tools(ws), on_event=diagram.on_event,
+)
+print(f"{state.turn_count} rounds; stopped because {state.why}")
+if OFFLINE:
+    assert state.stop_reason == "end_turn" and "main.py" in state.messages[-1]["content"][0]["text"]
+
+# %% [markdown]
+# ## For instructors: your own tools and script
+#
+# With `EXTRA_TOOLS` and `SCRIPT` set, this runs the loop with the s02 tools plus yours, the
+# offline model following your script. By default it does nothing.
+
+# %%
+from agentlib.offline import offline_client
+from agentlib.testing import load_script, load_tools
+from agentlib.widgets import show
+
+if SCRIPT:
+    tools = agentlib.s02_tools(ws)
+    for extra in load_tools(EXTRA_TOOLS):
+        tools.add(extra)
+    instructor_client, instructor_model = offline_client(load_script(SCRIPT))
+    run = agentlib.agent_loop([{"role": "user", "content": "Instructor's script"}],
+                              client=instructor_client, model=instructor_model, tools=tools)
+    display(show(run, offline=True))
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. In the diagram, step to round 2. Which messages are new, and why is the first one sent again?
+# 2. Ask the offline model something it does not know (section 2). What does it say it can do?
+# 3. In a terminal, run `python -m agentlib s01` and type one of the try-it prompts.
+# 4. If you have a key: set it in `.env`, run this notebook with `BACKEND = "auto"`, and compare
+#    the real model's run with the offline one.
