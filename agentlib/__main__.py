@@ -1,0 +1,57 @@
+"""``python -m agentlib s01|s02``: the seeds' REPL, offline by default; ``models`` lists real models."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .errors import ConfigError
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line, run the REPL or one prompt, and return the exit code."""
+    parser = argparse.ArgumentParser(
+        prog="python -m agentlib", description="The s01/s02 coding agent in a terminal."
+    )
+    parser.add_argument(
+        "chapter",
+        choices=["s01", "s02", "models"],
+        help="s01: bash only; s02: bash and the file tools; models: list real models",
+    )
+    parser.add_argument("-p", "--prompt", help="run this one prompt, print the answer and exit")
+    parser.add_argument(
+        "--workspace",
+        metavar="DIR",
+        help="folder the agent works in (default: a fresh temporary folder)",
+    )
+    parser.add_argument(
+        "--backend",
+        default="auto",
+        choices=["auto", "offline", "anthropic"],
+        help="auto: the real API when ANTHROPIC_API_KEY is set, else offline",
+    )
+    parser.add_argument("--model", help="model id (default: MODEL_ID from .env or the environment)")
+    args = parser.parse_args(argv)
+    try:
+        if args.chapter == "models":
+            from .client import anthropic_client, list_models, read_settings
+
+            for model_id in list_models(anthropic_client(read_settings())):
+                print(model_id)
+            return 0
+        from .repl import run
+
+        return run(
+            args.chapter,
+            prompt=args.prompt,
+            workspace=args.workspace,
+            backend=args.backend,
+            model=args.model,
+        )
+    except ConfigError as error:
+        print(f"agentlib: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,152 @@
+"""The seeds' REPL (``s01 >>``): history across questions, tool calls shown as they run."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, TextIO
+
+import anthropic
+
+from .client import connect, explain
+from .events import Event
+from .loop import LoopState, agent_loop
+from .offline.errors import OfflineError
+
+SYSTEMS = {
+    "s01": "You are a coding agent at {root}. Use bash to inspect and change the workspace. "
+    "Act first, then report clearly.",
+    "s02": "You are a coding agent at {root}. Use tools to solve tasks. Act, don't explain.",
+}
+QUIT = ("q", "exit")
+PREVIEW = 200  # characters of tool output shown, as in the seeds
+
+
+class Style:
+    """ANSI colours when writing to a terminal (and NO_COLOR is unset), plain text otherwise."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.on = stream.isatty() and "NO_COLOR" not in os.environ
+
+    def __call__(self, code: str, text: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if self.on else text
+
+
+class Session:
+    """One REPL session: a client, a workspace's toolbox, and the history kept across questions."""
+
+    def __init__(self, chapter: str, client: Any, model: str, workspace: Any, out: TextIO) -> None:
+        from . import toolboxes
+
+        self.chapter, self.client, self.model, self.out = chapter, client, model, out
+        self.tools = getattr(toolboxes, f"{chapter}_tools")(workspace)
+        self.system = SYSTEMS[chapter].format(root=workspace.root)
+        self.history: list[dict[str, Any]] = []
+        self.style = Style(out)
+
+    def ask(self, query: str) -> LoopState | None:
+        """Run the loop on one question; print replies and tool calls as they happen."""
+        self.history.append({"role": "user", "content": query})
+        try:
+            state = agent_loop(
+                self.history,
+                client=self.client,
+                model=self.model,
+                tools=self.tools,
+                system=self.system,
+                on_event=self.show,
+            )
+        except (anthropic.APIError, OfflineError) as error:
+            reason = explain(error) or error
+            self.write(self.style("31", f"Error: {reason}"))
+            return None
+        usage = [e.usage for e in state.events if e.kind == "model_replied"]
+        tokens_in = sum(u.get("input_tokens") or 0 for u in usage)
+        tokens_out = sum(u.get("output_tokens") or 0 for u in usage)
+        estimated = ", estimated" if any(u.get("estimated") for u in usage) else ""
+        summary = f"({state.turn_count} rounds, {tokens_in} tokens in, {tokens_out} out{estimated}; {state.why})"
+        self.write(self.style("2", summary))
+        return state
+
+    def show(self, event: Event) -> None:
+        """Print each reply's text blocks, and each tool call with a short preview of its output."""
+        if event.kind == "model_replied":
+            for block in event.message["content"]:
+                if block.get("type") == "text" and block.get("text"):
+                    self.write(block["text"])
+        elif event.kind == "tool_ran":
+            self.write(self.style("33", _call_line(event.name, event.input)))
+            output = (
+                event.output if len(event.output) <= PREVIEW else event.output[:PREVIEW] + " ..."
+            )
+            self.write(self.style("31" if event.is_error else "2", output))
+
+    def write(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+
+def _call_line(name: str, tool_input: Any) -> str:
+    if name == "bash" and isinstance(tool_input, dict) and "command" in tool_input:
+        first, _, more = str(tool_input["command"]).partition("\n")
+        return f"$ {first}" + (" ..." if more else "")
+    shown = {
+        k: (v if len(str(v)) <= 60 else str(v)[:60] + "...") for k, v in dict(tool_input).items()
+    }
+    return f"> {name} {shown}"
+
+
+def open_workspace(folder: str | None, chapter: str, out: TextIO):
+    """The workspace: the folder given, else a fresh temporary one (never silently the cwd)."""
+    from .workspace import Workspace
+
+    if folder is None:
+        root = Path(tempfile.mkdtemp(prefix=f"agentlib-{chapter}-"))
+        print(
+            f"workspace: {root} (a fresh temporary folder, kept after exit; "
+            "use --workspace DIR to work in a folder of yours)",
+            file=out,
+        )
+    else:
+        root = Path(folder).expanduser()
+        root.mkdir(parents=True, exist_ok=True)
+        print(f"workspace: {root.resolve()}", file=out)
+    return Workspace(root)
+
+
+def run(
+    chapter: str,
+    *,
+    prompt: str | None = None,
+    workspace: str | None = None,
+    backend: str = "auto",
+    model: str | None = None,
+    stdin: TextIO = sys.stdin,
+    out: TextIO = sys.stdout,
+) -> int:
+    """Run the REPL (or one prompt with ``prompt``); returns the exit code."""
+    client, model_name = connect(backend, model=model)
+    session = Session(chapter, client, model_name, open_workspace(workspace, chapter, out), out)
+    if prompt is not None:
+        return 0 if session.ask(prompt) is not None else 1
+    style = Style(out)
+    while True:
+        try:
+            if stdin is sys.stdin and out is sys.stdout:
+                query = input(style("36", f"{chapter} >> "))
+            else:
+                out.write(f"{chapter} >> ")
+                out.flush()
+                query = stdin.readline()
+                if not query:
+                    raise EOFError
+        except (EOFError, KeyboardInterrupt):
+            out.write("\n")
+            return 0
+        if not query.strip():
+            continue  # a blank line is not a quit (the seed quits here; easy to hit by accident)
+        if query.strip().lower() in QUIT:
+            return 0
+        session.ask(query.strip())
+        out.write("\n")

@@ -1,0 +1,106 @@
+"""``python -m agentlib s01|s02``: the seeds' REPL and the one-shot prompt, offline."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agentlib import Workspace
+from agentlib.offline import Script, call, offline_client, reply, say
+from agentlib.repl import Session
+
+
+def agentlib_cli(*args, cwd, stdin=""):
+    """Run ``python -m agentlib`` offline, with no key and no .env in reach."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "AGENTLIB_"))}
+    env.pop("MODEL_ID", None)
+    return subprocess.run(
+        [sys.executable, "-m", "agentlib", *args],
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_one_shot_lists_python_files_and_exits_zero(tmp_path):
+    work = tmp_path / "project"
+    work.mkdir()
+    (work / "app.py").write_text("print('app')\n")
+    done = agentlib_cli(
+        "s02", "-p", "List all Python files", "--workspace", str(work), cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("agentlib: using the offline model agentlib-offline (no ANTHROPIC")
+    assert lines[1] == f"workspace: {work.resolve()}"
+    assert "> glob {'pattern': '**/*.py'}" in lines
+    assert "Found 1 Python file:\n  - app.py" in done.stdout
+
+
+def test_repl_keeps_history_ignores_blank_lines_and_quits_on_q(tmp_path):
+    work = tmp_path / "w"
+    questions = [
+        'Create a file called hello.py that prints "Hello, World!"',
+        "",
+        "List all Python files in this directory",
+        "q",
+        "this is never asked",
+    ]
+    done = agentlib_cli("s01", "--workspace", str(work), cwd=tmp_path, stdin="\n".join(questions))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "I'll create hello.py." in out  # text next to a tool call is printed too
+    assert "$ cat > hello.py <<'AGENTLIB_EOF' ..." in out  # the call, shown as it runs
+    assert "$ python3 hello.py\nHello, World!" in out  # with a preview of its output
+    assert "Found 1 Python file:\n  - hello.py" in out
+    assert "never asked" not in out and out.count("rounds,") == 2
+    assert "estimated" in out  # offline token counts are labelled as estimates
+    assert (work / "hello.py").exists()
+
+
+@pytest.mark.parametrize("ending", ["exit\n", ""], ids=["exit", "EOF"])
+def test_repl_quits_on_exit_and_on_end_of_input(tmp_path, ending):
+    done = agentlib_cli("s02", "--workspace", str(tmp_path), cwd=tmp_path, stdin=ending)
+    assert done.returncode == 0
+    assert done.stdout.rstrip().endswith("s02 >>")
+
+
+def test_default_workspace_is_a_fresh_temporary_folder_not_the_cwd(tmp_path):
+    done = agentlib_cli("s01", "-p", 'Create a file called hello.py that prints "hi"', cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert not (tmp_path / "hello.py").exists()
+    folder = Path(re.search(r"^workspace: (\S+) \(a fresh temporary folder", done.stdout, re.M)[1])
+    try:
+        assert (folder / "hello.py").read_text() == 'print("hi")\n'
+    finally:
+        for child in folder.iterdir():
+            child.unlink()
+        folder.rmdir()
+
+
+def test_api_backend_without_a_key_is_a_clear_message(tmp_path):
+    done = agentlib_cli("s01", "--backend", "anthropic", "-p", "hi", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith("agentlib: No API key: put a line ANTHROPIC_API_KEY=")
+    assert "Traceback" not in done.stderr
+
+
+def test_session_survives_a_failed_call_and_keeps_going(tmp_path):
+    script = Script(reply("Checking.", call("bash", command="echo checked")), say("All good."))
+    client, model = offline_client(script)
+    out = io.StringIO()
+    session = Session("s01", client, model, Workspace(tmp_path), out)
+    state = session.ask("check it")
+    assert state.stop_reason == "end_turn"
+    assert "Checking.\n$ echo checked\nchecked\nAll good.\n" in out.getvalue()
+    assert session.ask("again") is None  # the script has run out: shown, not raised
+    assert "Error: The offline script ran out after 2 replies" in out.getvalue()
