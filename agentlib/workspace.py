@@ -12,6 +12,7 @@ from .errors import PathEscapeError, ToolError
 
 MAX_OUTPUT_CHARS = 50_000
 MAX_FILE_BYTES = 10 * 1024 * 1024  # read, edit and write refuse or cut beyond this
+MAX_PATH_BYTES = 4096  # PATH_MAX on Linux
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 _READ_FLAGS |= getattr(os, "O_BINARY", 0)
 
@@ -80,6 +81,12 @@ class Workspace:
     def _relative(self, p: str) -> str:
         """Check ``p`` with safe_path, then give the form the handle-based layer opens."""
         self.safe_path(p)
+        if (
+            len(os.fsencode(p)) >= MAX_PATH_BYTES
+        ):  # the walk could otherwise nest folders without end
+            raise ToolError(
+                f"Cannot access {p[:60]}...: the path is too long ({len(p)} characters)"
+            )
         if not os.path.isabs(p):
             return p
         for base in (str(self.root), str(self._given)):
