@@ -205,3 +205,40 @@ def test_history_not_made_by_the_play_is_left_to_the_next_policy():
     client, model = offline_client(Playbook(), Fallback())
     message = client.messages.create(model=model, max_tokens=900, messages=history, tools=tools)
     assert "I am agentlib's offline model" in message.content[0].text
+
+
+@pytest.mark.parametrize(
+    "prompt, play, params",
+    [
+        (
+            "Write hello.py which prints 'Hello, World!'",
+            "create_printing_file",
+            {"path": "hello.py", "message": "Hello, World!"},
+        ),
+        ("Could you list the Python files here?", "list_python_files", {"chinese": False}),
+        ("列出 Python 文件", "list_python_files", {"chinese": True}),
+        ("which branch am I on in git?", "current_git_branch", {}),
+        (
+            "make a folder named out and put five files in it",
+            "create_files_in_folder",
+            {"folder": "out", "count": 5},
+        ),
+        (
+            "Please read requirements.txt",
+            "read_file",
+            {"path": "requirements.txt", "verify_docstring": False},
+        ),
+        ("add a docstring to greet.py", "add_docstring", {"path": "greet.py"}),
+        (
+            "Write a module called hi.py with a hello(who) function",
+            "create_function_file",
+            {"path": "hi.py", "function": "hello", "params": "who"},
+        ),
+        ("Tell me a joke", None, None),
+    ],
+)
+def test_small_rewordings_pick_the_right_play(prompt, play, params):
+    from agentlib.offline.playbook import RULES
+
+    found = [(p.__name__, m(prompt)) for m, p in RULES if m(prompt) is not None]
+    assert (found[0] if found else (None, None)) == (play, params)
