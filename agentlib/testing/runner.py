@@ -85,14 +85,12 @@ def inject_parameters(nb: Any, parameters: dict[str, Any]) -> Any:
     lines = ["# Parameters injected at run time"]
     lines += [f"{name} = {_literal(value)}" for name, value in parameters.items()]
     cell = nbformat.v4.new_code_cell("\n".join(lines), metadata={"tags": [INJECTED_TAG]})
-    cell.pop("id", None)
     cells = [c for c in nb.cells if INJECTED_TAG not in c.metadata.get("tags", [])]
     at = next(
         (i + 1 for i, c in enumerate(cells) if PARAMETERS_TAG in c.metadata.get("tags", [])), 0
     )
     cells.insert(at, cell)
     nb.cells = cells
-    nbformat.validator.normalize(nb)  # give the new cell an id in nbformat >= 4.5
     return nb
 
 
