@@ -120,9 +120,15 @@ class Workspace:
         return fsaccess.open_beneath(self._root(), rel, _READ_FLAGS)
 
     def _read_bytes(self, path: str, fd: int) -> tuple[bytes, bool]:
-        self._check_regular(path, fd)
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(MAX_FILE_BYTES + 1)
+        size = self._check_regular(path, fd).st_size
+        chunks, total = [], 0
+        while total <= MAX_FILE_BYTES:  # read in pieces: the size may change under us
+            chunk = os.read(fd, max(size + 1 - total, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        data = b"".join(chunks)
         return data[:MAX_FILE_BYTES], len(data) > MAX_FILE_BYTES
 
     # -- file tools ----------------------------------------------------------------------

@@ -1,0 +1,79 @@
+"""What the sandbox costs: isolated vs unisolated bash("true"), and race-free opens vs plain open().
+
+python benchmarks/bench_sandbox.py [--runs 30] [--reads 5000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from agentlib import fsaccess, isolation
+from agentlib.workspace import Workspace
+
+
+def per_call(fn, n: int) -> float:
+    """Median seconds per call over ``n`` calls, after one warm-up."""
+    fn()
+    times = []
+    for _ in range(n):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--reads", type=int, default=5000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        plain = Workspace(root, isolation="none")
+        t_plain = per_call(lambda: plain.bash("true"), args.runs)
+        works, why = isolation.probe()
+        if works:
+            boxed = Workspace(root, isolation="bwrap")
+            t_boxed = per_call(lambda: boxed.bash("true"), args.runs)
+            print(
+                f"bash('true'): unisolated {t_plain * 1e3:.1f} ms, bubblewrap {t_boxed * 1e3:.1f} ms,"
+                f" ratio {t_boxed / t_plain:.2f}"
+            )
+        else:
+            print(
+                f"bash('true'): unisolated {t_plain * 1e3:.1f} ms; bubblewrap unavailable ({why})"
+            )
+
+        (root / "src").mkdir()
+        target = root / "src" / "module.py"
+        target.write_text("x = 1\n" * 200)
+
+        def plain_read():
+            with open(target, encoding="utf-8") as f:
+                return f.read()
+
+        t_open = per_call(plain_read, args.reads)
+        t_tool = per_call(lambda: plain.read_file("src/module.py"), args.reads)
+        root_fd = os.open(root, os.O_RDONLY)
+        t_os = per_call(lambda: os.close(os.open(target, os.O_RDONLY)), args.reads)
+        t_beneath = per_call(
+            lambda: os.close(fsaccess.open_beneath(root_fd, "src/module.py", os.O_RDONLY)),
+            args.reads,
+        )
+        os.close(root_fd)
+        print(
+            f"file open ({fsaccess.METHOD}): os.open {t_os * 1e6:.1f} us, open_beneath {t_beneath * 1e6:.1f} us, ratio {t_beneath / t_os:.2f}"
+        )
+        print(
+            f"whole read: open().read() {t_open * 1e6:.1f} us, Workspace.read_file {t_tool * 1e6:.1f} us"
+            f" (safe_path + race-free open + checks), ratio {t_tool / t_open:.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
