@@ -213,3 +213,27 @@ def test_unknown_isolation_value(tmp_path):
 
 def test_none_reports_none(tmp_path):
     assert Workspace(tmp_path, isolation="none").isolation == "none"
+
+
+def test_glob_search_is_bounded(ws, monkeypatch):
+    from agentlib import globbing
+
+    for i in range(30):
+        ws.write_file(f"d{i}/f.txt", "")
+    monkeypatch.setattr(globbing, "MAX_VISITED", 10)
+    out = ws.glob("**/*.txt")
+    assert out.splitlines()[-1].startswith("(search stopped after")
+    assert len(out.splitlines()) < 31
+
+
+def test_glob_lists_symlinks_without_following_them(ws):
+    os.symlink("/", ws.root / "rootlink")
+    ws.write_file("a.txt", "")
+    assert ws.glob("**/*") == "a.txt\nrootlink/"
+
+
+def test_deleted_workspace_folder_is_a_clear_error(tmp_path):
+    ws = Workspace(tmp_path / "gone", isolation="none")
+    (tmp_path / "gone").rmdir()
+    with pytest.raises(ToolError, match="was deleted"):
+        ws.read_file("x.txt")
