@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import secrets
 import stat
 import sys
 
@@ -158,6 +159,33 @@ def open_beneath(root_fd: int, path: str, flags: int, mode: int = 0o600) -> int:
                 raise
             # ELOOP: a loop or a magic link; the walk tells the two apart
     return walk(root_fd, path, flags=flags, mode=mode)
+
+
+def replace_beneath(root_fd: int, rel: str, data: bytes, *, path: str, create_dirs: bool) -> None:
+    """Write through a temp file and a rename in the same folder: links are replaced, never followed."""
+    dir_fd, name = walk(root_fd, rel, parent=True, create_dirs=create_dirs)
+    try:
+        try:
+            old = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        except FileNotFoundError:
+            old = None
+        if old is not None and not stat.S_ISREG(old.st_mode):
+            kind = describe_mode(old.st_mode)
+            raise ToolError(f"Cannot write {path}: it is {kind}; only regular files are allowed")
+        tmp = f".agentlib-{secrets.token_hex(8)}.tmp"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(tmp, flags, 0o666, dir_fd=dir_fd)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                if old is not None:
+                    os.fchmod(f.fileno(), stat.S_IMODE(old.st_mode))
+            os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        except BaseException:
+            os.unlink(tmp, dir_fd=dir_fd)
+            raise
+    finally:
+        os.close(dir_fd)
 
 
 def describe_mode(mode: int) -> str:

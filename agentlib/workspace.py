@@ -223,31 +223,7 @@ class Workspace:
             tmp.write_bytes(data)
             os.replace(tmp, target)
             return
-        dir_fd, name = fsaccess.walk(self._root(), rel, parent=True, create_dirs=create_dirs)
-        try:
-            try:
-                old = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-            except FileNotFoundError:
-                old = None
-            if old is not None and not stat.S_ISREG(old.st_mode):
-                kind = fsaccess.describe_mode(old.st_mode)
-                raise ToolError(
-                    f"Cannot write {path}: it is {kind}; only regular files are allowed"
-                )
-            tmp = f".agentlib-{secrets.token_hex(8)}.tmp"
-            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-            fd = os.open(tmp, flags, 0o666, dir_fd=dir_fd)
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-                    if old is not None:
-                        os.fchmod(f.fileno(), stat.S_IMODE(old.st_mode))
-                os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-            except BaseException:
-                os.unlink(tmp, dir_fd=dir_fd)
-                raise
-        finally:
-            os.close(dir_fd)
+        fsaccess.replace_beneath(self._root(), rel, data, path=path, create_dirs=create_dirs)
 
 
 def _match_line_endings(content: str, old: str, new: str) -> tuple[str, str]:

@@ -281,6 +281,22 @@ def test_hard_link_to_an_outside_file_is_never_written_through(site):
     assert target.read_text() == "original"
 
 
+def test_links_that_stay_inside_are_followed(site):
+    ws, _ = site
+    ws.write_file("sub/inside.txt", "inside")
+    os.symlink("sub", ws.root / "alias")
+    (ws.root / "x").mkdir()
+    os.symlink("../sub/inside.txt", ws.root / "x/link")
+    assert ws.read_file("alias/inside.txt") == "inside"
+    assert ws.read_file("x/../alias/./inside.txt") == "inside"
+    assert ws.read_file("x/link") == "inside"
+    ws.write_file("alias/new.txt", "new")
+    assert (ws.root / "sub/new.txt").read_text() == "new"
+    ws.edit_file("x/link", "inside", "changed")
+    assert (ws.root / "sub/inside.txt").read_text() == "changed"
+    assert (ws.root / "x/link").is_symlink()
+
+
 # -- odd files ---------------------------------------------------------------------------------
 def _make_odd(root: Path, kind: str) -> str:
     if kind == "fifo":
