@@ -106,7 +106,7 @@ def test_01_agent_loop_runs_the_try_it_prompts_and_matches_the_library(tmp_path)
     assert errors(run) == ["BadRequestError", "KeyError"]
     assert "tool_use` ids were found without `tool_result` blocks" in text
     assert "\"echo s''udo\"            blocked by the seed's check: False" in text
-    assert "Error: Timeout (1s)" in text and "(no output)" in text
+    assert "Error: Timeout (0.5s)" in text and "(no output)" in text
     assert "The current git branch is `main`." in text
     assert "当前目录有2个Python文件：hello.py、main.py" in text
     assert "max_turns -> the turn fuse blew" in text
@@ -121,7 +121,7 @@ def test_02_tool_use_shows_the_attacks_refused_and_the_prompts_done(tmp_path):
     assert errors(run) == ["ValueError", "BadRequestError"]
     for attack in ("symlink swap", "hard link (read)", "absolute glob", "glob with ..", "FIFO"):
         assert re.search(rf"^{re.escape(attack)}\s+refused: ", text, re.M), attack
-    assert "read_file still blocked after 1 s: True" in text
+    assert "read_file still blocked after 0.5 s: True" in text
     assert "delete_file -> Unknown tool: delete_file" in text
     assert "'delete_file' is in TOOLS but not in TOOL_HANDLERS" in text
     assert "accepted: end_turn" in text

@@ -155,7 +155,7 @@ import subprocess
 
 SAFE_ENV = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
 
-def run_bash(command: str, timeout: int = 120) -> str:
+def run_bash(command: str, timeout: float = 120) -> str:
     dangerous = ["rm -rf /", "sudo", "shutdown", "reboot", "> /dev/"]
     if any(d in command for d in dangerous):
         return "Error: Dangerous command blocked"
@@ -176,7 +176,7 @@ def run_bash(command: str, timeout: int = 120) -> str:
 print(run_bash("echo to stdout; echo to stderr >&2; ls no-such-file"))
 print(run_bash("true"))
 print(len(run_bash("head -c 60000 /dev/zero | tr '\\0' x")), "characters came back of 60000")
-print(run_bash("sleep 5", timeout=1))
+print(run_bash("sleep 5", timeout=0.5))
 
 # %% [markdown]
 # ### The deny-list is not security

@@ -164,7 +164,7 @@ print(len(naive_glob("../*")), "entries next to the workspace")
 
 # %% [markdown]
 # **A FIFO.** `mkfifo` makes a named pipe: opening it for reading waits until someone writes.
-# The seed's `read_file` would hang the agent forever. We give it one second in a thread, then
+# The seed's `read_file` would hang the agent forever. We give it half a second in a thread, then
 # write to the pipe ourselves to release it:
 
 # %%
@@ -173,8 +173,8 @@ import threading
 run_bash("mkfifo pipe")
 reader = threading.Thread(target=lambda: safe_path("pipe").read_text(), daemon=True)
 reader.start()
-reader.join(timeout=1)
-print("read_file still blocked after 1 s:", reader.is_alive())
+reader.join(timeout=0.5)
+print("read_file still blocked after 0.5 s:", reader.is_alive())
 with open(WORKDIR / "pipe", "w") as released:
     released.write("bye\n")
 
@@ -504,7 +504,7 @@ def slow_toolbox(read_only: bool) -> Toolbox:
         Args:
             path: File path relative to the workspace.
         """
-        time.sleep(0.3)
+        time.sleep(0.15)
         return ws.read_file(path)
     return Toolbox([slow_read])
 
@@ -515,10 +515,10 @@ for read_only in (True, False):
     c, m = offline_client(two_reads)
     started = time.perf_counter()
     agentlib.agent_loop([{"role": "user", "content": "Read both files"}], client=c, model=m, tools=slow_toolbox(read_only))
-    print(f"read_only={read_only!s:5}: two 0.3 s reads took {time.perf_counter() - started:.2f} s")
+    print(f"read_only={read_only!s:5}: two 0.15 s reads took {time.perf_counter() - started:.2f} s")
 
 # %% [markdown]
-# (Timings vary with the machine; expect about 0.3 s against 0.6 s.)
+# (Timings vary with the machine; expect about 0.15 s against 0.3 s.)
 #
 # ## 9. The try-it prompts, drawn
 #
