@@ -57,7 +57,8 @@ def _sent(r: dict[str, Any]) -> str:
     new = len(r["sent_new"])
     head = f"<strong>{plural(r['sent_count'], 'message')}</strong> sent, <strong>{new}</strong> new"
     if r["sent_start"]:
-        head += f" (messages[0..{r['sent_start'] - 1}] sent again unchanged)"
+        earlier = "messages[0]" if r["sent_start"] == 1 else f"messages[0..{r['sent_start'] - 1}]"
+        head += f" ({earlier} sent again unchanged)"
     if r["rewritten"]:
         head += " (the history was rewritten before sending: all shown)"
     items = "".join(

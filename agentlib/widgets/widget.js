@@ -12,19 +12,26 @@ function h(tag, attrs = {}, ...children) {
     else if (key === "class") node.className = value;
     else node.setAttribute(key, value === true ? "" : String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
 }
 
-function one(value, limit = 120) {
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  const flat = String(text).replace(/\n/g, "\\n");
+function one(value, limit = 120, keepLines = false) {
+  const text = String(typeof value === "string" ? value : JSON.stringify(value));
+  const flat = keepLines ? text : text.replace(/\n/g, "\\n");
   return flat.length > limit ? flat.slice(0, limit - 1) + "…" : flat;
 }
 
+// long ids wrap badly; the tail is enough to see which call a result answers
+function idNode(id) {
+  const text = String(id);
+  return h("code", { class: "ad-id", title: text }, text.length > 14 ? "…" + text.slice(-8) : text);
+}
+
+const span = (n) => (n === 1 ? "messages[0]" : `messages[0..${n - 1}]`);
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const secs = (s) => (s === null || s === undefined ? "?" : `${s.toFixed(2)} s`);
 
@@ -105,24 +112,25 @@ function blockNode(b) {
   if (b.type === "tool_result")
     return h("div", { class: "ad-block ad-result" + (b.is_error ? " ad-is-error" : "") },
       h("span", { class: "ad-tag" }, "tool_result"), b.is_error ? h("span", { class: "ad-error" }, " ERROR") : "",
-      " for ", h("code", {}, b.tool_use_id), ": ", one(b.content, 200));
-  return h("div", { class: "ad-block" }, h("span", { class: "ad-tag" }, b.type), " ", one(b.text || "", 400));
+      " for ", idNode(b.tool_use_id), h("div", { class: "ad-text" }, one(b.content, 200, true)));
+  return h("div", { class: "ad-block" }, h("span", { class: "ad-tag" }, b.type), " ",
+    h("span", { class: "ad-text" }, one(b.text || "", 400, true)));
 }
 
 // ---- views ------------------------------------------------------------------------------------
 
 function lanes(r, meta, hidden, askNode) {
-  const sent = h("section", { class: "ad-lane", "aria-label": "User and harness" },
+  const sent = h("section", { class: "ad-lane ad-lane-user", "aria-label": "User and harness" },
     h("h4", {}, "User / harness"),
     h("p", {}, `Sent ${plural(r.sent_count, "message")}, ${r.sent_new.length} new`),
-    r.sent_start ? h("p", { class: "ad-muted" }, `messages[0..${r.sent_start - 1}] sent again unchanged`) : "",
+    r.sent_start ? h("p", { class: "ad-muted" }, `${span(r.sent_start)} sent again unchanged`) : "",
     r.sent_new.map((m, i) => h("div", { class: "ad-new" }, h("span", { class: "ad-newtag" }, "NEW"),
       ` messages[${r.sent_start + i}] ${m.role}`, m.blocks.map(blockNode))));
   if (hidden)
     return h("div", { class: "ad-lanes" }, sent, h("section", { class: "ad-lane ad-ask" }, askNode));
   const usage = r.usage && r.usage.input_tokens !== undefined
     ? `in ${r.usage.input_tokens} / out ${r.usage.output_tokens} tokens${meta.offline ? " (estimated)" : ""}` : "";
-  const modelLane = h("section", { class: "ad-lane", "aria-label": "Model" },
+  const modelLane = h("section", { class: "ad-lane ad-lane-model", "aria-label": "Model" },
     h("h4", {}, "Model"),
     (r.reply || []).map(blockNode),
     r.stop_reason !== null ? h("div", { class: "ad-stop" },
@@ -130,14 +138,14 @@ function lanes(r, meta, hidden, askNode) {
       h("div", {}, h("strong", {}, "Next: "), r.next + ".")) : h("p", {}, "waiting for the reply…"),
     h("p", { class: "ad-muted" }, [secs(r.duration_s), usage].filter(Boolean).join(" · ")));
   const calls = r.tools.map((t) => h("div", { class: "ad-call" + (t.is_error ? " ad-is-error" : "") },
-    h("div", {}, h("strong", {}, t.name), " ", h("code", {}, t.id), " ",
+    h("div", {}, h("strong", {}, t.name), " ", idNode(t.id), " ",
       t.is_error ? h("span", { class: "ad-error" }, "ERROR") : h("span", { class: "ad-ok" }, "ok"),
       ` · ${secs(t.duration_s)}`),
     h("div", { class: "ad-io" }, "input: ", h("code", {}, one(t.input, 200))),
-    h("pre", { class: "ad-out" }, one(t.output, 600).replace(/\\n/g, "\n"))));
+    h("pre", { class: "ad-out" }, one(t.output, 600, true))));
   const notRun = (r.unanswered || []).map((id) => h("div", { class: "ad-call ad-is-error" },
-    h("span", { class: "ad-error" }, "NOT RUN"), ` ${id}: the loop stopped before running it`));
-  const toolsLane = h("section", { class: "ad-lane", "aria-label": "Tools" }, h("h4", {}, "Tools"),
+    h("span", { class: "ad-error" }, "NOT RUN"), " ", idNode(id), ": the loop stopped before running it"));
+  const toolsLane = h("section", { class: "ad-lane ad-lane-tools", "aria-label": "Tools" }, h("h4", {}, "Tools"),
     calls.length || notRun.length ? [calls, notRun] : h("p", { class: "ad-muted" }, "no tool calls"));
   return h("div", { class: "ad-lanes" }, sent, modelLane, toolsLane);
 }
@@ -233,11 +241,11 @@ function render({ model, el }) {
   const root = h("div", { class: "ad-root", tabindex: 0, role: "region", "aria-label": "Round diagram" },
     h("header", { class: "ad-head" }, h("strong", {}, "Round diagram"), badge, modelName),
     h("div", { class: "ad-controls" },
-      btn("ad-first", "First round", "⏮", () => go(1)),
+      btn("ad-first", "First round", "« First", () => go(1)),
       btn("ad-prev", "Previous round", "◀ Prev", () => go(ui.k - 1)),
       slider,
       btn("ad-next", "Next round", "Next ▶", () => go(ui.k + 1)),
-      btn("ad-last", "Last round", "⏭", () => go(count())),
+      btn("ad-last", "Last round", "Last »", () => go(count())),
       pos),
     h("div", { class: "ad-tabs", role: "tablist" }, tabButtons,
       h("label", { class: "ad-predict-label" }, predictBox, " Predict before reveal")),

@@ -1,0 +1,378 @@
+"""The widget's JavaScript in a real headless Chromium: a test page with a fake model, and JupyterLab."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from agentlib.widgets import examples
+from agentlib.widgets.trace import Trace
+
+CHROMIUM = "/usr/bin/chromium"
+WIDGETS = Path(__file__).parents[1] / "agentlib" / "widgets"
+README_IMAGE = Path(__file__).parents[1] / "docs" / "img" / "round-diagram.png"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+
+pytestmark = pytest.mark.browser
+
+# a stand-in for the anywidget model: get/set/on/send, enough for initialize() and render()
+PAGE = """<!doctype html><html><head><meta charset="utf-8"><style>%(css)s</style></head>
+<body %(body)s><div id="root"></div>
+<script type="application/json" id="trace">%(trace)s</script>
+<script type="module">
+import widget from "/widget.js";
+class FakeModel {
+  constructor(state) { this.state = state; this.handlers = {}; this.sent = []; }
+  get(key) { return this.state[key]; }
+  set(key, value) { this.state[key] = value; this.trigger("change:" + key); }
+  on(name, fn) { (this.handlers[name] ||= []).push(fn); }
+  off() {}
+  trigger(name, ...args) { (this.handlers[name] || []).forEach((fn) => fn(...args)); }
+  send(msg) { this.sent.push(msg); }
+  save_changes() {}
+}
+window.alerted = false;
+window.alert = () => { window.alerted = true; };
+const model = new FakeModel({ snapshot: JSON.parse(document.getElementById("trace").textContent), patch: {} });
+widget.initialize({ model });
+widget.render({ model, el: document.getElementById("root") });
+window.model = model;
+window.ready = true;
+</script></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium to run the browser tests")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="Python Playwright is not installed"
+    )
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def open_page(browser, trace: dict, *, body: str = "", dark: bool = False):
+    page = browser.new_page(
+        color_scheme="dark" if dark else "light", viewport={"width": 1200, "height": 900}
+    )
+    html = PAGE % {
+        "css": (WIDGETS / "widget.css").read_text(),
+        "trace": json.dumps(trace).replace("</", "<\\/"),
+        "body": body,
+    }
+    files = {
+        "/": ("text/html", html),
+        "/widget.js": ("text/javascript", (WIDGETS / "widget.js").read_text()),
+    }
+
+    def serve(route):
+        path = "/" + route.request.url.split("/", 3)[3]
+        if path in files:
+            kind, text = files[path]
+            route.fulfill(status=200, content_type=kind, body=text)
+        else:
+            route.fulfill(status=404, body="")
+
+    page.set_default_timeout(5000)
+    page.route("http://widget.test/**", serve)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto("http://widget.test/")
+    page.wait_for_function("window.ready === true")
+    assert errors == []
+    return page
+
+
+def trace_of(events) -> dict:
+    return Trace.from_events(events).to_dict()
+
+
+def test_buttons_step_through_rounds_and_announce_them(browser):
+    page = open_page(browser, trace_of(examples.single_tool()))
+    assert page.text_content(".ad-pos").startswith(
+        "Round 2 of 2"
+    )  # a finished run opens at its end
+    page.click(".ad-prev")
+    assert page.text_content(".ad-pos") == "Round 1 of 2"
+    live = page.text_content(".ad-live[aria-live=polite]")
+    assert live.startswith("Round 1 of 2: the model asks for bash; stop_reason tool_use")
+    assert "a.txt\nb.txt" in page.text_content(".ad-out")
+    page.click(".ad-next")
+    assert page.text_content(".ad-live[aria-live=polite]").startswith(
+        "Round 2 of 2: the model answers: There are two"
+    )
+    assert page.input_value(".ad-slider") == "2"
+
+
+def test_keyboard_moves_between_rounds(browser):
+    page = open_page(browser, trace_of(examples.long_run(6)))
+    page.focus(".ad-root")
+    page.keyboard.press("Home")
+    assert page.text_content(".ad-pos") == "Round 1 of 6"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.text_content(".ad-pos") == "Round 3 of 6"
+    page.keyboard.press("ArrowLeft")
+    assert page.text_content(".ad-live[aria-live=polite]").startswith(
+        "Round 2 of 6: the model asks for bash"
+    )
+    page.keyboard.press("End")
+    assert page.text_content(".ad-pos").startswith("Round 6 of 6")
+    page.fill(".ad-slider", "4")
+    assert page.text_content(".ad-pos") == "Round 4 of 6"
+
+
+def test_errors_and_untruncated_calls_are_marked_in_words(browser):
+    page = open_page(browser, trace_of(examples.tool_error()))
+    page.click(".ad-first")
+    assert page.text_content(".ad-call .ad-error") == "ERROR"
+    page = open_page(browser, trace_of(examples.max_tokens()))
+    assert "NOT RUN" in page.text_content(".ad-lanes")
+    page.click("[data-tab=protocol]")
+    assert "unanswered tool_use" in page.text_content(".ad-body")
+
+
+def background(page) -> tuple[int, ...]:
+    color = page.eval_on_selector(".ad-root", "el => getComputedStyle(el).backgroundColor")
+    return tuple(int(x) for x in color[color.index("(") + 1 : color.index(")")].split(",")[:3])
+
+
+def test_theme_follows_jupyterlab_then_the_system(browser):
+    trace = trace_of(examples.single_tool())
+    assert background(open_page(browser, trace)) == (255, 255, 255)
+    assert sum(background(open_page(browser, trace, dark=True))) < 100  # no JupyterLab: system dark
+    jp_dark = 'style="--jp-layout-color0:#111111;--jp-content-font-color1:#eeeeee"'
+    assert background(open_page(browser, trace, body=jp_dark)) == (17, 17, 17)
+    jp_light = 'style="--jp-layout-color0:#fafafa"'
+    assert background(open_page(browser, trace, body=jp_light, dark=True)) == (250, 250, 250)
+
+
+def test_messages_view_marks_what_is_new_in_round_k(browser):
+    page = open_page(browser, trace_of(examples.long_run(4)))
+    page.click("[data-tab=messages]")
+    page.keyboard.press("End")
+    assert page.locator(".ad-msgs > li").count() == 7
+    assert page.locator(".ad-msgs > li.ad-new").count() == 2
+    assert "the whole history is sent every time" in page.text_content(".ad-body")
+    page.click("[data-tab=growth]")
+    assert page.locator("svg.ad-growth rect").count() == 4
+
+
+def test_live_patches_draw_new_rounds_and_fill_gaps(browser):
+    events = examples.long_run(5)
+    full = Trace.from_events(events)
+    first = Trace.from_events([e for e in events if e.round == 1]).to_dict()
+    page = open_page(browser, first)
+    assert page.text_content(".ad-pos").startswith("Round 1 of 1")
+    patch = {
+        "seq": 1,
+        "meta": {**full.meta(), "round_count": 3, "finished": None},
+        "round": full.rounds[2],
+    }
+    page.evaluate("p => window.model.set('patch', p)", patch)  # round 2 never arrived
+    assert page.text_content(".ad-pos") == "Round 3 of 3"
+    assert page.evaluate("window.model.sent") == [{"type": "resend", "rounds": [2]}]
+    page.click(".ad-prev")
+    assert page.text_content(".ad-body") == "Round 2 has not arrived yet."
+    answer = {
+        "type": "rounds",
+        **full.meta(),
+        "round_count": 3,
+        "finished": None,
+        "rounds": [full.rounds[1]],
+    }
+    page.evaluate("m => window.model.trigger('msg:custom', m)", answer)
+    assert "Sent 3 messages, 2 new" in page.text_content(".ad-body")
+
+
+def test_predict_then_reveal(browser):
+    page = open_page(browser, trace_of(examples.single_tool()))
+    page.check(".ad-predict")
+    page.click(".ad-first")
+    assert page.locator(".ad-predict-box").count() == 1
+    assert "a.txt\nb.txt" not in page.text_content(".ad-body")  # the reply is hidden until a guess
+    assert page.text_content(".ad-live[aria-live=polite]") == "Round 1 of 2: make your prediction"
+    page.click("[data-guess='final answer']")
+    assert page.text_content(".ad-verdict") == (
+        'Not this time: you guessed "final answer"; the model called bash.'
+    )
+    assert "a.txt\nb.txt" in page.text_content(".ad-out")
+    page.click(".ad-next")
+    page.click("[data-guess='final answer']")
+    assert page.text_content(".ad-verdict").startswith("Right: ")
+
+
+def test_hostile_strings_stay_text(browser):
+    page = open_page(browser, trace_of(examples.hostile_output()))
+    page.click(".ad-first")
+    page.click("[data-tab=messages]")
+    page.click("[data-tab=diagram]")
+    assert page.evaluate("window.alerted") is False
+    assert page.locator(".ad-root script, .ad-root style, .ad-root svg").count() == 0
+    assert "<script>alert(1)</script>" in page.text_content(".ad-out")
+
+
+# ---- one end-to-end run in a real JupyterLab ----------------------------------------------------
+
+DEMO_OFFLINE = '''from pathlib import Path
+
+from agentlib import Toolbox, agent_loop, tool
+from agentlib.offline import Script, call, offline_client, reply, say
+from agentlib.widgets import show
+
+Path("notes.txt").write_text("Ship the round diagram on Friday.\\n")
+
+
+@tool(read_only=True)
+def list_files() -> str:
+    """List the files in the current folder."""
+    return "\\n".join(sorted(p.name for p in Path(".").iterdir() if p.is_file()))
+
+
+@tool(read_only=True)
+def read_file(path: str) -> str:
+    """Read a text file.
+
+    Args:
+        path: the file to read
+    """
+    return Path(path).read_text()
+
+
+script = Script(
+    reply("I'll see which files are here.", call("list_files")),
+    reply("Reading both.", call("read_file", path="notes.txt"), call("read_file", path="todo.txt")),
+    say("notes.txt says: ship the round diagram on Friday. There is no todo.txt."),
+)
+client, model = offline_client(script)
+question = [{"role": "user", "content": "What do my notes and my todo list say?"}]
+state = agent_loop(question, client=client, model=model, tools=Toolbox([list_files, read_file]))
+show(state)'''
+
+DEMO_EVENTS = """from agentlib.widgets import examples, show
+
+show(examples.tool_error())"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def jupyterlab(tmp_path):
+    """A JupyterLab server on a free port serving ``tmp_path/work``; stopped after the test."""
+    import nbformat
+
+    if shutil.which("jupyter-lab", path=str(Path(sys.executable).parent)) is None:
+        pytest.skip("jupyter-lab is not installed next to this Python")
+    work = tmp_path / "work"
+    work.mkdir()
+    have_offline = importlib.util.find_spec("agentlib.offline") is not None
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nb.cells = [nbformat.v4.new_code_cell(DEMO_OFFLINE if have_offline else DEMO_EVENTS)]
+    nbformat.write(nb, work / "demo.ipynb")
+    settings = tmp_path / "settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    env = {
+        **os.environ,
+        "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+        "JUPYTERLAB_SETTINGS_DIR": str(tmp_path / "settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "workspaces"),
+    }
+    port = free_port()
+    cmd = [
+        str(Path(sys.executable).parent / "jupyter-lab"), "--no-browser", f"--port={port}",
+        "--IdentityProvider.token=", "--ServerApp.password=", f"--notebook-dir={work}",
+    ]  # fmt: skip
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")  # containers and CI often run as root
+    log = open(tmp_path / "lab.log", "wb")  # closed in the finally below
+    server = subprocess.Popen(
+        cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/status", timeout=2):
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError((tmp_path / "lab.log").read_text()[-2000:]) from None
+                time.sleep(0.5)
+        yield url, have_offline
+    finally:
+        server.terminate()  # the server shuts its kernels down on SIGTERM
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, 9)
+            server.wait()
+        log.close()
+
+
+def test_jupyterlab_runs_the_notebook_and_the_widget_steps(browser, jupyterlab, tmp_path):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    url, have_offline = jupyterlab
+    page = browser.new_page(viewport={"width": 1280, "height": 1000}, device_scale_factor=2)
+    page.set_default_timeout(90_000)
+    try:
+        page.goto(f"{url}/lab/tree/demo.ipynb")
+        page.wait_for_selector(".jp-Notebook .jp-Cell")
+        page.click(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")  # fold the file browser
+        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+        root = None
+        for _attempt in range(4):  # a Run All clicked while the kernel still connects is dropped
+            page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+            page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
+            try:
+                root = page.wait_for_selector(".ad-root", timeout=25_000)
+                break
+            except PlaywrightTimeout:
+                page.keyboard.press("Escape")
+        assert root is not None, "the notebook ran but no round diagram appeared"
+        page.set_default_timeout(10_000)
+        rounds = 3 if have_offline else 2
+        assert page.text_content(".ad-pos").startswith(f"Round {rounds} of {rounds}")
+        page.click(".ad-first")
+        assert page.text_content(".ad-pos") == f"Round 1 of {rounds}"
+        page.focus(".ad-root")
+        page.keyboard.press("ArrowRight")
+        assert page.text_content(".ad-pos") == f"Round 2 of {rounds}"
+        assert page.text_content(".ad-live[aria-live=polite]").startswith(f"Round 2 of {rounds}: ")
+        if have_offline:
+            page.click(".ad-prev")
+            page.click(".ad-next")  # leave round 2 (two reads, one ERROR) for the picture
+            assert "ERROR" in page.text_content(".ad-lane-tools")
+            page.mouse.move(0, 0)
+            README_IMAGE.parent.mkdir(parents=True, exist_ok=True)
+            root.screenshot(path=str(README_IMAGE), animations="disabled")
+    except Exception:
+        page.screenshot(path=str(tmp_path / "failure.png"))  # what JupyterLab showed, for diagnosis
+        raise
+    finally:
+        page.close()
