@@ -81,9 +81,8 @@ class Workspace:
     def _relative(self, p: str) -> str:
         """Check ``p`` with safe_path, then give the form the handle-based layer opens."""
         self.safe_path(p)
-        if (
-            len(os.fsencode(p)) >= MAX_PATH_BYTES
-        ):  # the walk could otherwise nest folders without end
+        # without this cap the component walk would create folders nested without end
+        if len(os.fsencode(p)) >= MAX_PATH_BYTES:
             raise ToolError(
                 f"Cannot access {p[:60]}...: the path is too long ({len(p)} characters)"
             )
@@ -113,9 +112,7 @@ class Workspace:
 
     def _open_for_read(self, path: str) -> int:
         rel = self._relative(path)
-        if (
-            not fsaccess.HAS_DIR_FD
-        ):  # Windows: no directory handles; the resolved check is all there is
+        if not fsaccess.HAS_DIR_FD:  # Windows: no directory handles, only the name check
             return os.open(self.safe_path(path), _READ_FLAGS)
         return fsaccess.open_beneath(self._root(), rel, _READ_FLAGS)
 
