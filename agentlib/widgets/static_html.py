@@ -16,7 +16,7 @@ BOX = (
     "color:#1f2328;background:#ffffff;border:1px solid #d0d7de;border-radius:8px;"
     "padding:12px 14px;max-width:1100px"
 )
-TABLE = "border-collapse:collapse;width:100%;margin:8px 0"
+TABLE = "border-collapse:collapse;width:100%;margin:8px 0;font-size:inherit"
 TH = "text-align:left;padding:6px 8px;border-bottom:2px solid #d0d7de;background:#f6f8fa"
 TD = "vertical-align:top;padding:6px 8px;border-bottom:1px solid #eaeef2"
 NEW = "background:#fff8c5;border-left:3px solid #d4a72c;padding:1px 4px;margin:2px 0"
