@@ -101,6 +101,11 @@ def kernel_env(env: dict[str, str] | None = None, *, live: bool = False) -> dict
         base = {k: v for k, v in base.items() if not k.startswith("ANTHROPIC_")}
         base["AGENTLIB_BACKEND"] = "offline"
     base.update(env or {})
+    # kernels start in the notebook's folder: a relative PYTHONPATH entry (".") means the
+    # caller's folder, where the instructor's tool module lives
+    if base.get("PYTHONPATH"):
+        parts = base["PYTHONPATH"].split(os.pathsep)
+        base["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) if p else p for p in parts)
     return base
 
 
