@@ -127,3 +127,28 @@ def test_hostile_strings_come_out_inert():
     assert "&lt;script&gt;alert(1)&lt;/script&gt;&lt;style&gt;" in html
     assert "toolu_&lt;b&gt;" in html  # ids are escaped too, not only outputs
     assert "<script>alert(1)</script><style>" in render_text(trace)  # text/plain is inert by nature
+
+
+def test_a_bare_history_is_drawn_without_inventing_facts():
+    from agentlib.widgets.history import trace_from_messages
+
+    history = [
+        {"role": "user", "content": "List files"},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "tool_use", "id": "t1", "name": "bash", "input": {"command": "ls"}}
+            ],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "a.py\nb.py"}],
+        },
+        {"role": "assistant", "content": [{"type": "text", "text": "Two files:\n- a.py\n- b.py"}]},
+    ]
+    trace = trace_from_messages(history).to_dict()
+    page, text = render_html(trace), render_text(trace)
+    assert "model unknown" in page and "model unknown" in text and "LIVE" not in page
+    assert "Ended with" in page and "inferred from the history" in page
+    assert "has not finished" not in page and ", ?" not in page and ">?<" not in page
+    assert "Two files:\n- a.py" in page  # line breaks kept, not shown as \n

@@ -30,11 +30,22 @@ BADGE_OFF = "background:#ddf4ff;color:#0a3069;border:1px solid #54aeff"
 BADGE_LIVE = "background:#dafbe1;color:#116329;border:1px solid #4ac26b"
 
 
+def _clip(text: Any, limit: int) -> str:
+    text = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def e(value: Any) -> str:
     """Escape anything for HTML (JSON for non-strings)."""
     if not isinstance(value, str):
         value = json.dumps(value, ensure_ascii=False, default=str)
     return html.escape(value, quote=True)
+
+
+def _lines(text: Any, limit: int) -> str:
+    """Escaped text that keeps its line breaks, cut to ``limit`` characters."""
+    text = _clip(text, limit)
+    return f'<span style="white-space:pre-wrap">{e(text)}</span>'
 
 
 def _block(b: dict[str, Any]) -> str:
@@ -48,9 +59,9 @@ def _block(b: dict[str, Any]) -> str:
         err = f' <span style="{ERROR}">ERROR</span>' if b.get("is_error") else ""
         return (
             f'<code style="{CODE}">tool_result</code>{err} for <code style="{CODE}">'
-            f"{e(b['tool_use_id'])}</code>: {e(preview(b['content'], 160))}"
+            f"{e(b['tool_use_id'])}</code>: {_lines(b['content'], 160)}"
         )
-    return f'<code style="{CODE}">{e(kind)}</code> {e(preview(b.get("text", ""), 240))}'
+    return f'<code style="{CODE}">{e(kind)}</code> {_lines(b.get("text", ""), 240)}'
 
 
 def _sent(r: dict[str, Any]) -> str:
@@ -75,7 +86,7 @@ def _model(r: dict[str, Any], estimated: bool) -> str:
         f'<ol style="margin:0 0 4px 18px;padding:0">{blocks}</ol>'
         f'<div><code style="{CODE};font-weight:bold">stop_reason: {e(r["stop_reason"])}</code>'
         f" means {e(r['meaning'])}.<br><strong>Next:</strong> {e(r['next'])}.</div>"
-        f'<div style="color:#59636e">{e(facts)}</div>'
+        + (f'<div style="color:#59636e">{e(facts)}</div>' if facts else "")
     )
 
 
@@ -86,10 +97,10 @@ def _tools(r: dict[str, Any]) -> str:
     for t in r["tools"]:
         status = f'<span style="{ERROR}">ERROR</span>' if t["is_error"] else "ok"
         items.append(
-            f'<li><strong>{e(t["name"])}</strong> <code style="{CODE}">{e(t["id"])}</code> '
-            f"{status}, {e(seconds(t['duration_s']))}"
-            f'<pre style="{PRE}">input: {e(preview(t["input"], 200))}</pre>'
-            f'<pre style="{PRE}">{e(preview(t["output"], 300))}</pre></li>'
+            f'<li><strong>{e(t["name"])}</strong> <code style="{CODE}">{e(t["id"])}</code> {status}'
+            + (f", {e(seconds(t['duration_s']))}" if t["duration_s"] is not None else "")
+            + f'<pre style="{PRE}">input: {e(preview(t["input"], 200))}</pre>'
+            f'<pre style="{PRE}">{e(_clip(t["output"], 300))}</pre></li>'
         )
     for tool_id in r["unanswered"]:
         items.append(
@@ -124,7 +135,8 @@ def render_html(trace: dict[str, Any]) -> str:
     head = (
         f'<p style="margin:0 0 6px 0"><strong>Round diagram</strong>: {plural(n, "round")}'
         f' <span style="{style};border-radius:10px;padding:0 8px;font-size:12px">{e(badge(trace))}</span>'
-        f' model <code style="{CODE}">{e(trace["model"])}</code></p>'
+        + (f' model <code style="{CODE}">{e(trace["model"])}</code>' if trace["model"] else "")
+        + "</p>"
     )
     rows = "".join(
         f'<tr><th scope="row" style="{TD}">{r["index"]}</th><td style="{TD}">{_sent(r)}</td>'
@@ -137,11 +149,17 @@ def render_html(trace: dict[str, Any]) -> str:
         f'<th style="{TH}">Tools: call and result</th></tr></thead><tbody>{rows}</tbody></table>'
     )
     fin = trace["finished"]
+    last = trace["rounds"][-1]["stop_reason"] if trace["rounds"] else None
+    unfinished = (
+        f'<p>Ended with <code style="{CODE}">{e(last)}</code> (inferred from the history).</p>'
+        if last not in (None, "tool_use")
+        else "<p>The run has not finished.</p>"
+    )
     end = (
         f'<p>Finished after round {fin["round"]}: <code style="{CODE}">{e(fin["stop_reason"])}</code>'
         f" ({e(fin['why'])}).</p>"
         if fin
-        else "<p>The run has not finished.</p>"
+        else unfinished
     )
     problems = "".join(f"<li>{e(p)}</li>" for p in trace["problems"]) or (
         "<li>ok: every tool_use was answered by a tool_result in the next message.</li>"

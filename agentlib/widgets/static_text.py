@@ -19,8 +19,8 @@ def plural(n: int, word: str) -> str:
 
 
 def seconds(value: float | None) -> str:
-    """A duration for people: '0.12 s', or '?' when unknown."""
-    return "?" if value is None else f"{value:.2f} s"
+    """A duration for people: '0.12 s', or '' when not recorded (a run rebuilt from its history)."""
+    return "" if value is None else f"{value:.2f} s"
 
 
 def tokens(usage: dict[str, Any] | None, estimated: bool) -> str:
@@ -43,14 +43,17 @@ def block_line(block: dict[str, Any]) -> str:
 
 
 def badge(trace: dict[str, Any]) -> str:
-    """'OFFLINE model (tokens are estimates)' or 'LIVE model'."""
+    """'OFFLINE model (tokens are estimates)', 'LIVE model', or unknown for a bare history."""
+    if not trace.get("backend_known", True):
+        return "model unknown (drawn from the history alone)"
     return "OFFLINE model (tokens are estimates)" if trace["offline"] else "LIVE model"
 
 
 def render_text(trace: dict[str, Any]) -> str:
     """The whole trace as ASCII-structured text."""
     n = len(trace["rounds"])
-    out = [f"Round diagram: {plural(n, 'round')}, {badge(trace)}, model {trace['model']}"]
+    model = f", model {trace['model']}" if trace["model"] else ""
+    out = [f"Round diagram: {plural(n, 'round')}, {badge(trace)}{model}"]
     for r in trace["rounds"]:
         out += ["", f"== Round {r['index']} of {n} " + "=" * 40]
         new = len(r["sent_new"])
@@ -71,7 +74,8 @@ def render_text(trace: dict[str, Any]) -> str:
             out.append("  tools:")
         for t in r["tools"]:
             status = "ERROR" if t["is_error"] else "ok"
-            out.append(f"    {t['name']} (id {t['id']}) {status} in {seconds(t['duration_s'])}")
+            took = f" in {seconds(t['duration_s'])}" if t["duration_s"] is not None else ""
+            out.append(f"    {t['name']} (id {t['id']}) {status}{took}")
             out.append(f"      input:  {preview(t['input'])}")
             out.append(f"      output: {preview(t['output'])}")
         for tool_id in r["unanswered"]:

@@ -183,6 +183,8 @@ class Trace:
         return {
             "model": self.model,
             "offline": self.offline,
+            # a history without events or a flag does not say which model answered
+            "backend_known": self._offline is not None or bool(self.model),
             "finished": self.finished,
             "problems": list(self.problems),
             "round_count": len(self.rounds),

@@ -33,7 +33,7 @@ function idNode(id) {
 
 const span = (n) => (n === 1 ? "messages[0]" : `messages[0..${n - 1}]`);
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const secs = (s) => (s === null || s === undefined ? "?" : `${s.toFixed(2)} s`);
+const secs = (s) => (s === null || s === undefined ? "" : `${s.toFixed(2)} s`);
 
 // ---- the model-level store: survives views being re-created ---------------------------------
 
@@ -140,7 +140,7 @@ function lanes(r, meta, hidden, askNode) {
   const calls = r.tools.map((t) => h("div", { class: "ad-call" + (t.is_error ? " ad-is-error" : "") },
     h("div", {}, h("strong", {}, t.name), " ", idNode(t.id), " ",
       t.is_error ? h("span", { class: "ad-error" }, "ERROR") : h("span", { class: "ad-ok" }, "ok"),
-      ` · ${secs(t.duration_s)}`),
+      t.duration_s == null ? "" : ` · ${secs(t.duration_s)}`),
     h("div", { class: "ad-io" }, "input: ", h("code", {}, one(t.input, 200))),
     h("pre", { class: "ad-out" }, one(t.output, 600, true))));
   const notRun = (r.unanswered || []).map((id) => h("div", { class: "ad-call ad-is-error" },
@@ -272,7 +272,8 @@ function render({ model, el }) {
     const n = count();
     const meta = store.meta;
     if (ui.follow) ui.k = Math.max(1, n);
-    badge.textContent = meta.offline ? "OFFLINE · tokens estimated" : "LIVE model";
+    badge.textContent = meta.backend_known === false ? "model unknown (history only)"
+      : meta.offline ? "OFFLINE · tokens estimated" : "LIVE model";
     badge.className = "ad-badge " + (meta.offline ? "ad-offline" : "ad-livebadge");
     modelName.textContent = meta.model || "";
     slider.max = String(Math.max(1, n));
