@@ -89,7 +89,8 @@ def anthropic_client(
     value = {key: pair[0] for key, pair in settings.items()}
     base_url = value.get("ANTHROPIC_BASE_URL")
     # With a custom base URL (a proxy or compatible gateway) the seed drops ANTHROPIC_AUTH_TOKEN:
-    # the SDK would otherwise send that OAuth bearer token to the proxy instead of the API key.
+    # it is a bearer token for Anthropic's API, and without this the SDK would send it to the
+    # other host whenever it is the only credential (with both set, SDK 2.x sends the key).
     auth_token = None if base_url else value.get("ANTHROPIC_AUTH_TOKEN")
     api_key = value.get("ANTHROPIC_API_KEY")
     if not api_key and not auth_token:

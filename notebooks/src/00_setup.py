@@ -85,7 +85,7 @@ print("nothing configured: the offline model it is" if not settings else "")
 #
 # **A compatible endpoint** (a proxy, a gateway, or `python -m agentlib.offline serve`): add
 # `ANTHROPIC_BASE_URL=http://...`. With a base URL set, `ANTHROPIC_AUTH_TOKEN` is ignored, so
-# the SDK sends the API key the gateway expects instead of a bearer token meant for Anthropic.
+# only the API key you give the gateway is sent, never a bearer token meant for Anthropic.
 #
 # `MODEL_ID` is required for the real API: the course never hard-codes a model id. When it is
 # missing, `connect()` says so at once instead of failing later. With a real backend, this

@@ -448,16 +448,23 @@ print("override=True: ", os.environ["COURSE_DEMO_COLOUR"])
 del os.environ["COURSE_DEMO_COLOUR"]
 
 # %% [markdown]
-# **Why a base URL drops `ANTHROPIC_AUTH_TOKEN`**: with `ANTHROPIC_BASE_URL` you point the SDK
-# at a compatible endpoint (a proxy or gateway) that expects an API key. If the SDK also finds
-# `ANTHROPIC_AUTH_TOKEN`, it sends that token as a bearer credential instead, and the gateway
-# refuses. Removing it makes the API-key path the only one. On a copy of an environment:
+# **Why a base URL drops `ANTHROPIC_AUTH_TOKEN`**: that variable holds a bearer token for
+# Anthropic's own API. `ANTHROPIC_BASE_URL` points the SDK at another host (a proxy or a
+# compatible gateway) that expects the API key you give it. The seed's commentary says the SDK
+# would prefer the token over the key; SDK 2.x no longer does (when both are set the key wins,
+# with a warning). The line still earns its place: when the token is the only credential, the
+# SDK sends it, a credential meant for Anthropic, to the other host. The SDK shows what it
+# would send (a placeholder token, nothing real):
 
 # %%
+import anthropic
+
+proxied = anthropic.Anthropic(auth_token="token-meant-for-anthropic", base_url="http://localhost:8080")
+print("headers for localhost:8080:", proxied.auth_headers)
 env = {"ANTHROPIC_BASE_URL": "http://localhost:8080", "ANTHROPIC_AUTH_TOKEN": "placeholder"}
 if env.get("ANTHROPIC_BASE_URL"):
     env.pop("ANTHROPIC_AUTH_TOKEN", None)
-print(env)
+print("after the seed's line:     ", env)
 
 # %% [markdown]
 # **Why `os.environ["MODEL_ID"]` and not `os.getenv("MODEL_ID")`**: square brackets raise
