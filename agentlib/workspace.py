@@ -129,16 +129,19 @@ class Workspace:
         return data[:MAX_FILE_BYTES], len(data) > MAX_FILE_BYTES
 
     # -- file tools ----------------------------------------------------------------------
+    def _read_all(self, path: str) -> tuple[bytes, bool]:
+        fd = self._open_for_read(path)
+        try:
+            return self._read_bytes(path, fd)
+        finally:
+            os.close(fd)
+
     def read_file(self, path: str, limit: int | None = None) -> str:
         """Read a text file; with ``limit``, the first lines plus a count of the rest."""
         if limit is not None and (not isinstance(limit, int) or limit < 0):
             raise ToolError(f"limit must be a positive number of lines, not {limit!r}")
         try:
-            fd = self._open_for_read(path)
-            try:
-                data, cut = self._read_bytes(path, fd)
-            finally:
-                os.close(fd)
+            data, cut = self._read_all(path)
         except OSError as exc:
             raise fsaccess.explain_oserror(path, exc) from None
         lines = data.decode("utf-8", "replace").splitlines()
@@ -169,11 +172,7 @@ class Workspace:
         if not old_text:
             raise ToolError("old_text is empty; give the exact text to replace")
         try:
-            fd = self._open_for_read(path)
-            try:
-                data, cut = self._read_bytes(path, fd)
-            finally:
-                os.close(fd)
+            data, cut = self._read_all(path)
             if cut:
                 raise ToolError(f"Cannot edit {path}: it is larger than {MAX_FILE_BYTES} bytes")
             content = data.decode("utf-8", "surrogateescape")

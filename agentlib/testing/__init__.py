@@ -5,7 +5,7 @@
 """
 
 from .exercise import check_exercise
-from .instructor import load_object, load_script, load_tools
+from .instructor import load_object, load_script, load_tools, run_instructor_script
 from .runner import CellFailure, NotebookRun, inject_parameters, run_notebook
 
 __all__ = [
@@ -16,5 +16,6 @@ __all__ = [
     "load_object",
     "load_script",
     "load_tools",
+    "run_instructor_script",
     "run_notebook",
 ]

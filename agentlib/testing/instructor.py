@@ -55,3 +55,20 @@ def load_script(spec: str):
     if isinstance(obj, (list, tuple)):
         return Script(*obj)
     raise TypeError(f"SCRIPT must name a Script or a list of replies, got {type(obj).__name__}")
+
+
+def run_instructor_script(script: str, extra_tools: str, tools: Toolbox, *, system: str | None = None):
+    """The notebooks' instructor cell: run SCRIPT on the offline model with ``tools`` + EXTRA_TOOLS.
+
+    Returns the loop's state, or None when no script is set (the default: nothing runs).
+    """
+    from ..loop import agent_loop
+    from ..offline import offline_client
+
+    if not script.strip():
+        return None
+    for extra in load_tools(extra_tools):
+        tools.add(extra)
+    client, model = offline_client(load_script(script))
+    messages = [{"role": "user", "content": "Instructor's script"}]
+    return agent_loop(messages, client=client, model=model, tools=tools, system=system)

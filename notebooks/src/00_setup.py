@@ -139,17 +139,11 @@ if OFFLINE:
 # offline model following your script. By default it does nothing.
 
 # %%
-from agentlib.offline import offline_client
-from agentlib.testing import load_script, load_tools
+from agentlib.testing import run_instructor_script
 from agentlib.widgets import show
 
-if SCRIPT:
-    tools = agentlib.s02_tools(ws)
-    for extra in load_tools(EXTRA_TOOLS):
-        tools.add(extra)
-    instructor_client, instructor_model = offline_client(load_script(SCRIPT))
-    run = agentlib.agent_loop([{"role": "user", "content": "Instructor's script"}],
-                              client=instructor_client, model=instructor_model, tools=tools)
+run = run_instructor_script(SCRIPT, EXTRA_TOOLS, agentlib.s02_tools(ws))
+if run:
     display(show(run, offline=True))
 
 # %% [markdown]

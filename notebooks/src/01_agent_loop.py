@@ -591,15 +591,10 @@ print(f"same transcript: {len(state.messages)} messages, stopped on {state.stop_
 # nothing.
 
 # %%
-from agentlib.testing import load_script, load_tools
+from agentlib.testing import run_instructor_script
 
-if SCRIPT:
-    tools = agentlib.s01_tools(ws)
-    for extra in load_tools(EXTRA_TOOLS):
-        tools.add(extra)
-    instructor_client, instructor_model = offline_client(load_script(SCRIPT))
-    run = agentlib.agent_loop([{"role": "user", "content": "Instructor's script"}],
-                              client=instructor_client, model=instructor_model, tools=tools, system=SYSTEM)
+run = run_instructor_script(SCRIPT, EXTRA_TOOLS, agentlib.s01_tools(ws), system=SYSTEM)
+if run:
     display(show(run, offline=True))
 
 # %% [markdown]
