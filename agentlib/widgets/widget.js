@@ -21,7 +21,7 @@ function h(tag, attrs = {}, ...children) {
 
 function one(value, limit = 120, keepLines = false) {
   const text = String(typeof value === "string" ? value : JSON.stringify(value));
-  const flat = keepLines ? text : text.replace(/\n/g, "\\n");
+  const flat = keepLines ? text : text.replace(/\s*\n\s*/g, " ");  // one line, read aloud cleanly
   return flat.length > limit ? flat.slice(0, limit - 1) + "…" : flat;
 }
 
