@@ -72,7 +72,7 @@ def test_the_same_loop_is_shown_unchanged():
     view = compare_view(Toolbox([bash]), Toolbox([bash, read_file]), left_loop=agent_loop)
     assert view.loop_unchanged and view.loop_diff() == []
     assert "the loop: unchanged" in view.to_text()
-    assert "The loop is unchanged" in view.to_html() and "def agent_loop" in view.to_html()
+    assert "unchanged: the same" in view.to_html() and "def agent_loop" in view.to_html()
 
 
 def test_a_changed_loop_is_shown_as_a_diff():
@@ -81,6 +81,18 @@ def test_a_changed_loop_is_shown_as_a_diff():
     )
     assert not view.loop_unchanged
     assert "-    call()" in view.to_text() and "+    call2()" in view.to_text()
+    assert "a different shape; 2 lines differ" in view.to_text()
+
+
+def test_the_seed_loops_keep_their_skeleton_and_the_changed_lines_are_counted():
+    s01 = 'while True:\n    r = create(messages=messages)\n    if r.stop_reason != "tool_use":\n        return\n    out = run_bash(b)\n'
+    s02 = 'while True:\n    r = create(messages=normalize_messages(messages))\n    if r.stop_reason != "tool_use":\n        return\n    out = TOOL_HANDLERS[b.name](**b.input)\n'
+    view = compare_view([], [], left_loop=s01, right_loop=s02)
+    assert view.same_skeleton
+    assert (
+        'the same skeleton (while True, one exit on stop_reason != "tool_use"); 4 lines differ'
+        in view.to_text()
+    )
 
 
 def test_html_is_escaped_and_static():

@@ -62,6 +62,27 @@ class CompareView:
         """True when both sides run the very same loop code."""
         return self.loops[0] == self.loops[1]
 
+    @property
+    def same_skeleton(self) -> bool:
+        """Both loops keep the seed's skeleton: ``while True`` and the one exit on stop_reason."""
+        return all(
+            "while True" in loop and 'stop_reason != "tool_use"' in loop for loop in self.loops
+        )
+
+    def loop_summary(self) -> str:
+        """One sentence on the loop: unchanged, or how many lines differ and whether the shape held."""
+        if self.loop_unchanged:
+            return f"unchanged: the same {code_lines(self.loops[0])} lines drive both"
+        changed = sum(
+            1 for line in self.loop_diff() if line[:1] in "+-" and line[:3] not in ("+++", "---")
+        )
+        shape = (
+            'the same skeleton (while True, one exit on stop_reason != "tool_use")'
+            if self.same_skeleton
+            else "a different shape"
+        )
+        return f"{shape}; {changed} lines differ"
+
     def loop_diff(self) -> list[str]:
         """A unified diff of the two loops (empty when unchanged)."""
         a, b = (s.splitlines() for s in self.loops)
@@ -82,12 +103,9 @@ class CompareView:
         out += [f"    + {n}: {d}" for n, d in self.only_right.items()] or ["    (no new tools)"]
         if not any(self.loops):
             out.append("  the loop: not given")
-        elif self.loop_unchanged:
-            out.append(
-                f"  the loop: unchanged ({code_lines(self.loops[0])} lines, the same in both)"
-            )
         else:
-            out += ["  the loop CHANGED:", *(f"    {line}" for line in self.loop_diff())]
+            out.append(f"  the loop: {self.loop_summary()}")
+            out += [f"    {line}" for line in self.loop_diff()]
         return "\n".join(out)
 
     def to_html(self) -> str:
@@ -114,13 +132,12 @@ class CompareView:
         )
         if not any(self.loops):
             loop = "<p>The loop was not given.</p>"
-        elif self.loop_unchanged:
-            loop = (
-                f"<p><strong>The loop is unchanged</strong>: the same {code_lines(self.loops[0])} "
-                f'lines drive both.</p><pre style="{PRE}">{e(self.loops[0])}</pre>'
-            )
         else:
-            loop = f'<p><strong>The loop changed:</strong></p><pre style="{PRE}">{e(chr(10).join(self.loop_diff()))}</pre>'
+            shown = self.loops[0] if self.loop_unchanged else "\n".join(self.loop_diff())
+            loop = (
+                f"<p><strong>The loop</strong>: {e(self.loop_summary())}.</p>"
+                f'<pre style="{PRE}">{e(shown)}</pre>'
+            )
         return (
             f'<div style="{BOX}"><p><strong>{e(a)} → {e(b)}</strong>: {self.tool_counts[0]} → '
             f'{self.tool_counts[1]} tools</p><table style="{TABLE}"><thead><tr><th style="{TH}">'

@@ -431,8 +431,7 @@ print("accepted:", reply.stop_reason)
 def agent_loop(messages: list):
     while True:
         response = client.messages.create(
-            model=MODEL, system=SYSTEM,
-            messages=normalize_messages(messages),
+            model=MODEL, system=SYSTEM, messages=normalize_messages(messages),
             tools=TOOLS, max_tokens=8000,
         )
         messages.append({"role": "assistant", "content": response.content})
@@ -443,7 +442,11 @@ def agent_loop(messages: list):
             if block.type == "tool_use":
                 handler = TOOL_HANDLERS.get(block.name)
                 output = handler(**block.input) if handler else f"Unknown tool: {block.name}"
-                results.append({"type": "tool_result", "tool_use_id": block.id, "content": output})
+                results.append({
+                    "type": "tool_result",
+                    "tool_use_id": block.id,
+                    "content": output,
+                })
         messages.append({"role": "user", "content": results})
 
 SYSTEM = f"You are a coding agent at {WORKDIR}. Use tools to solve tasks. Act, don't explain."
@@ -564,15 +567,16 @@ print(run_bash("python3 -c 'from greet import greet; print(greet(\"s02\"))'"))
 # ## 10. s01 → s02 at a glance
 #
 # Which tools each chapter has, how much code each has (the loop plus the tool functions
-# written in these notebooks), what is new, and the loop. In `agentlib` one `agent_loop` runs
-# both chapters: only the toolbox passed to it differs.
+# written in these notebooks), what is new, and the loop: the same skeleton, with only the
+# lines that send the history and run a tool changed. In `agentlib` one `agent_loop` runs both
+# chapters: only the toolbox passed to it differs.
 
 # %%
 from agentlib.widgets import compare_view
 
 s01_toolbox = agentlib.s01_tools(ws)
 compare_view(
-    s01_toolbox, TOOLS, left_loop=agentlib.agent_loop, right_loop=agentlib.agent_loop,
+    s01_toolbox, TOOLS, left_loop=S01_LOOP, right_loop=s02_loop,
     left_source=[S01_LOOP, run_bash],
     right_source=[s02_loop, run_bash, safe_path, run_read, run_write, run_edit, run_glob, dispatch],
 )
