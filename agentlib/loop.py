@@ -68,6 +68,11 @@ def agent_loop(
             )
         except Exception as e:  # the history is intact: fix the cause and call agent_loop again
             _finish(state, emit, None, f"the API call failed: {type(e).__name__}: {e}")
+            from .client import explain  # a bad key or a dead endpoint, said with its fix
+
+            clearer = explain(e)
+            if clearer is not None:
+                raise clearer from e
             raise
         reply = {"role": "assistant", "content": to_dict(response.content)}
         messages.append(reply)

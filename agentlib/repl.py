@@ -11,6 +11,7 @@ from typing import Any, TextIO
 import anthropic
 
 from .client import connect, explain
+from .errors import ConfigError
 from .events import Event
 from .loop import LoopState, agent_loop
 from .offline.errors import OfflineError
@@ -58,7 +59,7 @@ class Session:
                 system=self.system,
                 on_event=self.show,
             )
-        except (anthropic.APIError, OfflineError) as error:
+        except (anthropic.APIError, OfflineError, ConfigError) as error:
             reason = explain(error) or error
             self.write(self.style("31", f"Error: {reason}"))
             return None

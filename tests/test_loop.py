@@ -203,3 +203,20 @@ def test_whatever_the_model_sends_the_history_stays_valid(tmp_path, calls):
     assert state.stop_reason == "end_turn"
     assert check_history(state.messages) == []
     assert all(r.get("is_error") for r in state.messages[2]["content"])
+
+
+def test_a_dead_endpoint_is_a_clear_config_error_and_the_history_is_kept(ws):
+    import socket
+
+    from agentlib import ConfigError
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    client = anthropic.Anthropic(
+        api_key="placeholder", base_url=f"http://127.0.0.1:{port}", max_retries=0
+    )
+    history = [{"role": "user", "content": "hi"}]
+    with pytest.raises(ConfigError, match="Cannot reach the API .*ANTHROPIC_BASE_URL"):
+        agent_loop(history, client=client, model="any", tools=s01_tools(ws))
+    assert history == [{"role": "user", "content": "hi"}]
