@@ -67,12 +67,7 @@ def agent_loop(
                 model=model, messages=sent, tools=tools.TOOLS, max_tokens=max_tokens, **extra
             )
         except Exception as e:  # the history is intact: fix the cause and call agent_loop again
-            _finish(state, emit, None, f"the API call failed: {type(e).__name__}: {e}")
-            from .client import explain  # a bad key or a dead endpoint, said with its fix
-
-            clearer = explain(e)
-            if clearer is not None:
-                raise clearer from e
+            _fail(state, emit, e)
             raise
         reply = {"role": "assistant", "content": to_dict(response.content)}
         messages.append(reply)
@@ -102,6 +97,16 @@ def _finish(
     state.why = why or WHY.get(stop_reason or "", f"the model stopped ({stop_reason})")
     emit(Finished(state.turn_count, stop_reason, state.why))
     return state
+
+
+def _fail(state: LoopState, emit: Callable[[Event], None], error: Exception) -> None:
+    """Record why the call failed; a bad key or a dead endpoint is re-raised with its fix."""
+    _finish(state, emit, None, f"the API call failed: {type(error).__name__}: {error}")
+    from .client import explain  # loaded only on failure: the loop itself never needs the SDK
+
+    clearer = explain(error)
+    if clearer is not None:
+        raise clearer from error
 
 
 def _at_round(event: ToolRan, round_: int) -> ToolRan:
