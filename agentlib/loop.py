@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .events import Event, Finished, ModelReplied, RoundStarted, ToolRan
@@ -86,7 +86,7 @@ def agent_loop(
         if response.stop_reason != "tool_use":
             return _finish(state, emit, response.stop_reason)
         calls = [b for b in reply["content"] if b.get("type") == "tool_use"]
-        results = run_tool_calls(calls, tools, lambda e: emit(_at_round(e, state.turn_count)))
+        results = run_tool_calls(calls, tools, lambda e: emit(replace(e, round=state.turn_count)))
         messages.append({"role": "user", "content": results})
 
 
@@ -107,16 +107,6 @@ def _fail(state: LoopState, emit: Callable[[Event], None], error: Exception) -> 
     clearer = explain(error)
     if clearer is not None:
         raise clearer from error
-
-
-def _at_round(event: ToolRan, round_: int) -> ToolRan:
-    return ToolRan(
-        round_,
-        *[
-            getattr(event, f)
-            for f in ("tool_use_id", "name", "input", "output", "is_error", "duration_s")
-        ],
-    )
 
 
 def run_tool_calls(
