@@ -78,3 +78,25 @@ def test_public_names_resolve():
 
     for name in agentlib.__all__:
         assert getattr(agentlib, name) is not None, name
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    ci_command = (ROOT / ".ci" / "run").read_text().strip().splitlines()[-1]
+    assert "pytest" in ci_command
+    assert f"\n{ci_command}\n" in (ROOT / "README.md").read_text()
+
+
+def test_readme_main_command_works_offline(tmp_path):
+    import shlex
+
+    readme = (ROOT / "README.md").read_text()
+    line = next(x for x in readme.splitlines() if "-m agentlib s02 -p" in x)
+    argv = shlex.split(line.split(".venv/bin/python", 2)[-1])  # what runs after the set-up
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "AGENTLIB_"))}
+    env["TMPDIR"] = str(tmp_path)  # the REPL's fresh workspace lands here
+    out = subprocess.run(
+        [sys.executable, *argv], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert "offline model" in out.stdout and "Hello, World!" in out.stdout
+    assert [p.read_text() for p in tmp_path.glob("*/hello.py")] == ['print("Hello, World!")\n']
