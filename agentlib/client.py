@@ -9,6 +9,8 @@ environment of the commands the agent runs.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -165,26 +167,28 @@ def explain(error: BaseException) -> ConfigError | None:
     return None
 
 
-def check_connection(client: anthropic.Anthropic, model: str) -> str:
-    """Send one tiny request; return the model's name or raise ConfigError saying what to fix."""
+@contextmanager
+def _explained() -> Iterator[None]:
+    """Re-raise an API error that explain() understands as its ConfigError; others unchanged."""
     try:
-        reply = client.messages.create(
-            model=model, max_tokens=1, messages=[{"role": "user", "content": "ping"}]
-        )
+        yield
     except anthropic.APIError as error:
         explained = explain(error)
         if explained is None:
             raise
         raise explained from None
+
+
+def check_connection(client: anthropic.Anthropic, model: str) -> str:
+    """Send one tiny request; return the model's name or raise ConfigError saying what to fix."""
+    with _explained():
+        reply = client.messages.create(
+            model=model, max_tokens=1, messages=[{"role": "user", "content": "ping"}]
+        )
     return reply.model
 
 
 def list_models(client: anthropic.Anthropic) -> list[str]:
     """The model ids the configured key can use (calls the models endpoint)."""
-    try:
+    with _explained():
         return [entry.id for entry in client.models.list()]
-    except anthropic.APIError as error:
-        explained = explain(error)
-        if explained is None:
-            raise
-        raise explained from None
