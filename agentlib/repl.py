@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 import anthropic
 
-from .client import connect, explain
+from .client import connect
 from .errors import ConfigError
 from .events import Event
 from .loop import LoopState, agent_loop
@@ -60,15 +60,10 @@ class Session:
                 on_event=self.show,
             )
         except (anthropic.APIError, OfflineError, ConfigError) as error:
-            reason = explain(error) or error
-            self.write(self.style("31", f"Error: {reason}"))
+            # agent_loop has already turned a bad key or a dead endpoint into a ConfigError
+            self.write(self.style("31", f"Error: {error}"))
             return None
-        usage = [e.usage for e in state.events if e.kind == "model_replied"]
-        tokens_in = sum(u.get("input_tokens") or 0 for u in usage)
-        tokens_out = sum(u.get("output_tokens") or 0 for u in usage)
-        estimated = ", estimated" if any(u.get("estimated") for u in usage) else ""
-        summary = f"({state.turn_count} rounds, {tokens_in} tokens in, {tokens_out} out{estimated}; {state.why})"
-        self.write(self.style("2", summary))
+        self.write(self.style("2", _summary(state)))
         return state
 
     def show(self, event: Event) -> None:
@@ -79,22 +74,31 @@ class Session:
                     self.write(block["text"])
         elif event.kind == "tool_ran":
             self.write(self.style("33", _call_line(event.name, event.input)))
-            output = (
-                event.output if len(event.output) <= PREVIEW else event.output[:PREVIEW] + " ..."
-            )
-            self.write(self.style("31" if event.is_error else "2", output))
+            self.write(self.style("31" if event.is_error else "2", _clip(event.output, PREVIEW)))
 
     def write(self, text: str) -> None:
         print(text, file=self.out, flush=True)
+
+
+def _summary(state: LoopState) -> str:
+    usage = [e.usage for e in state.events if e.kind == "model_replied"]
+    tokens_in = sum(u.get("input_tokens") or 0 for u in usage)
+    tokens_out = sum(u.get("output_tokens") or 0 for u in usage)
+    estimated = ", estimated" if any(u.get("estimated") for u in usage) else ""
+    tokens = f"{tokens_in} tokens in, {tokens_out} out{estimated}"
+    return f"({state.turn_count} rounds, {tokens}; {state.why})"
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + " ..."
 
 
 def _call_line(name: str, tool_input: Any) -> str:
     if name == "bash" and isinstance(tool_input, dict) and "command" in tool_input:
         first, _, more = str(tool_input["command"]).partition("\n")
         return f"$ {first}" + (" ..." if more else "")
-    shown = {
-        k: (v if len(str(v)) <= 60 else str(v)[:60] + "...") for k, v in dict(tool_input).items()
-    }
+    # short values keep their type (numbers show as numbers); long ones are cut as text
+    shown = {k: v if len(str(v)) <= 60 else _clip(str(v), 60) for k, v in dict(tool_input).items()}
     return f"> {name} {shown}"
 
 
@@ -131,11 +135,10 @@ def run(
     session = Session(chapter, client, model_name, open_workspace(workspace, chapter, out), out)
     if prompt is not None:
         return 0 if session.ask(prompt) is not None else 1
-    style = Style(out)
     while True:
         try:
             if stdin is sys.stdin and out is sys.stdout:
-                query = input(style("36", f"{chapter} >> "))
+                query = input(session.style("36", f"{chapter} >> "))
             else:
                 out.write(f"{chapter} >> ")
                 out.flush()
