@@ -52,7 +52,7 @@ def _load_openat2():
             err = ctypes.get_errno()
             if err != errno.EAGAIN:
                 raise OSError(err, os.strerror(err), path)
-        raise OSError(errno.EAGAIN, "lookup kept racing with renames", path)
+        raise OSError(errno.EAGAIN, os.strerror(errno.EAGAIN), path)
 
     try:  # probe once: seccomp filters and old kernels answer ENOSYS or EPERM
         fd = openat2(os.open("/", os.O_RDONLY | _DIRECTORY | _CLOEXEC), ".", os.O_RDONLY, 0)
@@ -135,7 +135,7 @@ def walk(
             links += 1
             if links > MAX_SYMLINKS:
                 raise OSError(errno.ELOOP, "Too many levels of symbolic links", path)
-            target = os.readlink(name, dir_fd=stack[-1])
+            target = os.readlink(name, dir_fd=stack[-1])  # EINVAL: replaced since the check
             if target.startswith("/"):
                 raise PathEscapeError(
                     path, f"symlink {name!r} points to the absolute path {target}"
@@ -201,6 +201,9 @@ def describe_mode(mode: int) -> str:
     return next((label for test, label in kinds if test(mode)), "not a regular file")
 
 
+_CHANGED = "the path changed while it was being opened (a part of it was renamed); try again"
+
+
 def explain_oserror(path: str, exc: OSError) -> ToolError:
     """Turn an OSError from the file layer into a ToolError that names the path and the reason."""
     reasons = {
@@ -214,6 +217,10 @@ def explain_oserror(path: str, exc: OSError) -> ToolError:
         errno.ENOSPC: "no space left on the device",
         errno.EROFS: "the file system is read-only",
         errno.EXDEV: "it leads outside the workspace",
+        # EINVAL here only comes from readlink() on a part that stopped being a symlink
+        # between two looks at it (in our walk or in Path.resolve): a rename raced the lookup
+        errno.EINVAL: _CHANGED,
+        errno.EAGAIN: _CHANGED,
     }
     reason = reasons.get(exc.errno, exc.strerror or str(exc))
     return ToolError(f"Cannot access {path}: {reason}")
