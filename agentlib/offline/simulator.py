@@ -7,12 +7,19 @@ import json
 import threading
 import uuid
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
+import anthropic
+import httpx2
+
 from agentlib.offline.errors import OfflineError
+from agentlib.offline.fallback import Fallback
 from agentlib.offline.faults import Fault
+from agentlib.offline.playbook import Playbook
 from agentlib.offline.replies import Reply
 from agentlib.offline.sse import message_events
+from agentlib.offline.transport import OfflineTransport, client_for
 from agentlib.offline.usage import fit_to_budget, input_tokens
 from agentlib.offline.validate import InvalidRequest, validate_request
 
@@ -25,11 +32,13 @@ class Policy(Protocol):
     def answer(self, request: dict[str, Any]) -> Reply | None: ...
 
 
+@dataclass
 class HTTPAnswer:
     """Status, headers and body bytes: what the transport and the server send back."""
 
-    def __init__(self, status: int, headers: dict[str, str], body: bytes) -> None:
-        self.status, self.headers, self.body = status, headers, body
+    status: int
+    headers: dict[str, str]
+    body: bytes
 
 
 def _json_answer(status: int, payload: Any, headers: dict[str, str] | None = None) -> HTTPAnswer:
@@ -57,12 +66,7 @@ class Offline:
         faults: Iterable[Fault] = (),
         model: str = OFFLINE_MODEL,
     ) -> None:
-        if policies is None:
-            from agentlib.offline.fallback import Fallback
-            from agentlib.offline.playbook import Playbook
-
-            policies = [Playbook(), Fallback()]
-        self.policies = list(policies)
+        self.policies = [Playbook(), Fallback()] if policies is None else list(policies)
         self.faults = list(faults)
         self.model = model
         self.requests: list[Any] = []  # every request body received, valid or not, in order
@@ -151,14 +155,10 @@ class Offline:
             },
         }
 
-    def transport(self):
+    def transport(self) -> httpx2.BaseTransport:
         """An httpx2 transport serving this model in-process (give it to anthropic.Anthropic)."""
-        from agentlib.offline.transport import OfflineTransport
-
         return OfflineTransport(self)
 
-    def client(self, *, max_retries: int = 2):
+    def client(self, *, max_retries: int = 2) -> anthropic.Anthropic:
         """A real anthropic.Anthropic whose requests this offline model answers."""
-        from agentlib.offline.transport import client_for
-
         return client_for(self.transport(), max_retries=max_retries)
