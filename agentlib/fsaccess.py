@@ -54,11 +54,13 @@ def _load_openat2():
                 raise OSError(err, os.strerror(err), path)
         raise OSError(errno.EAGAIN, os.strerror(errno.EAGAIN), path)
 
+    root_fd = os.open("/", os.O_RDONLY | _DIRECTORY | _CLOEXEC)
     try:  # probe once: seccomp filters and old kernels answer ENOSYS or EPERM
-        fd = openat2(os.open("/", os.O_RDONLY | _DIRECTORY | _CLOEXEC), ".", os.O_RDONLY, 0)
+        os.close(openat2(root_fd, ".", os.O_RDONLY, 0))
     except OSError:
         return None
-    os.close(fd)
+    finally:
+        os.close(root_fd)
     return openat2
 
 

@@ -8,7 +8,7 @@ import warnings
 
 import pytest
 
-from agentlib import isolation
+from agentlib import fsaccess, isolation
 from agentlib.errors import ConfigError, PathEscapeError, ToolError
 from agentlib.workspace import Workspace, seed_safe_path
 
@@ -237,3 +237,19 @@ def test_deleted_workspace_folder_is_a_clear_error(tmp_path):
     (tmp_path / "gone").rmdir()
     with pytest.raises(ToolError, match="was deleted"):
         ws.read_file("x.txt")
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd (Linux)")
+def test_probing_for_openat2_leaves_no_file_descriptor_open():
+    def handles_on_root() -> int:
+        count = 0
+        for name in os.listdir("/proc/self/fd"):
+            try:
+                count += os.readlink(f"/proc/self/fd/{name}") == "/"
+            except FileNotFoundError:  # the handle listdir itself used
+                pass
+        return count
+
+    before = handles_on_root()
+    fsaccess._load_openat2()
+    assert handles_on_root() == before
