@@ -238,7 +238,5 @@ def test_history_not_made_by_the_play_is_left_to_the_next_policy():
     ],
 )
 def test_small_rewordings_pick_the_right_play(prompt, play, params):
-    from agentlib.offline.playbook import RULES
-
-    found = [(p.__name__, m(prompt)) for m, p in RULES if m(prompt) is not None]
-    assert (found[0] if found else (None, None)) == (play, params)
+    found = Playbook().match(prompt)
+    assert ((found[0].__name__, found[1]) if found else (None, None)) == (play, params)

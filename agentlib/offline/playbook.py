@@ -111,6 +111,14 @@ class Playbook:
     def __init__(self, rules=None) -> None:
         self.rules = list(RULES if rules is None else rules)
 
+    def match(self, prompt: str) -> tuple[Callable[..., plays.Play], dict] | None:
+        """The first play whose rule fits the prompt, with the parameters read from it."""
+        for matcher, play in self.rules:
+            params = matcher(prompt)
+            if params is not None:
+                return play, params
+        return None
+
     def answer(self, request: dict[str, Any]) -> Reply | None:
         """The next turn of the matching play, or None when no play fits this conversation."""
         messages = request["messages"]
@@ -118,10 +126,10 @@ class Playbook:
         if messages[-1]["role"] != "user" or found is None:
             return None
         index, prompt = found
-        matches = ((play, matcher(prompt)) for matcher, play in self.rules)
-        play, params = next(((p, found) for p, found in matches if found is not None), (None, None))
-        if play is None:
+        matched = self.match(prompt)
+        if matched is None:
             return None
+        play, params = matched
         offered = offered_tools(request)
         try:
             return _next_turn(play(Actions(offered), **params), rounds_since(messages, index))
