@@ -23,7 +23,8 @@ class Round:
     text: str  # any text the assistant wrote next to its calls
 
 
-def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
+def content_blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """A message's content as a list of blocks (a plain string becomes one text block)."""
     content = message.get("content")
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
@@ -44,7 +45,7 @@ def last_prompt(messages: list[dict[str, Any]]) -> tuple[int, str] | None:
         message = messages[index]
         if message.get("role") != "user":
             continue
-        texts = [b["text"] for b in _blocks(message) if b.get("type") == "text"]
+        texts = [b["text"] for b in content_blocks(message) if b.get("type") == "text"]
         if texts:
             return index, "\n".join(texts).strip()
     return None
@@ -57,13 +58,13 @@ def rounds_since(messages: list[dict[str, Any]], index: int) -> list[Round]:
         message = messages[position]
         if message.get("role") != "assistant":
             continue
-        blocks = _blocks(message)
+        blocks = content_blocks(message)
         calls = [b for b in blocks if b.get("type") == "tool_use"]
         if not calls:
             continue
         answers = {
             b.get("tool_use_id"): Result(result_text(b), bool(b.get("is_error")))
-            for b in _blocks(messages[position + 1])
+            for b in content_blocks(messages[position + 1])
             if b.get("type") == "tool_result"
         }
         text = "\n".join(b["text"] for b in blocks if b.get("type") == "text")

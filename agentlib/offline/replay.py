@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx2
 
+from agentlib.offline.conversation import content_blocks
 from agentlib.offline.errors import ReplayDrift
 from agentlib.offline.replies import Reply
 
@@ -102,15 +103,11 @@ def skeleton(request: dict[str, Any]) -> dict[str, Any]:
             kept.update(tool_use_id=b.get("tool_use_id"), is_error=bool(b.get("is_error")))
         return kept
 
-    def blocks(m: dict[str, Any]) -> list[dict[str, Any]]:
-        content = m.get("content")
-        content = [{"type": "text", "text": content}] if isinstance(content, str) else content
-        return [block(b, m.get("role")) for b in content or []]
-
-    return {
-        "tools": [t.get("name") for t in request.get("tools") or []],
-        "messages": [{"role": m.get("role"), "content": blocks(m)} for m in request["messages"]],
-    }
+    messages = [
+        {"role": m.get("role"), "content": [block(b, m.get("role")) for b in content_blocks(m)]}
+        for m in request["messages"]
+    ]
+    return {"tools": [t.get("name") for t in request.get("tools") or []], "messages": messages}
 
 
 def first_difference(recorded: Any, received: Any, path: str = "") -> str | None:
