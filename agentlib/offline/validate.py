@@ -183,45 +183,34 @@ def _check_block(block: Any, role: str, where: str) -> None:
             raise InvalidRequest(f"{where}.content: Input should be a valid string or list")
 
 
-def _blocks(message: dict, kind: str) -> list[dict]:
-    content = message["content"]
-    if isinstance(content, str):
+def _ids(message: dict | None, role: str, kind: str, key: str) -> list[str]:
+    """``key`` of each ``kind`` block in ``message``, when there is one and it has ``role``."""
+    if message is None or message["role"] != role or isinstance(message["content"], str):
         return []
-    return [b for b in content if b.get("type") == kind]
+    return [b[key] for b in message["content"] if b["type"] == kind]
 
 
 def _check_tool_pairing(messages: list[dict]) -> None:
     for i, message in enumerate(messages):
+        before = messages[i - 1] if i > 0 else None
+        after = messages[i + 1] if i + 1 < len(messages) else None
         if message["role"] == "user":
-            previous = messages[i - 1] if i > 0 else None
-            offered = (
-                {b["id"] for b in _blocks(previous, "tool_use")}
-                if previous and previous["role"] == "assistant"
-                else set()
-            )
-            stray = [
-                b["tool_use_id"]
-                for b in _blocks(message, "tool_result")
-                if b["tool_use_id"] not in offered
-            ]
+            offered = _ids(before, "assistant", "tool_use", "id")
+            results = _ids(message, "user", "tool_result", "tool_use_id")
+            stray = [tool_id for tool_id in results if tool_id not in offered]
             if stray:
                 raise InvalidRequest(
                     f"messages.{i}.content.0: unexpected `tool_use_id` found in `tool_result` "
                     f"blocks: {', '.join(stray)}. Each `tool_result` block must have a "
                     "corresponding `tool_use` block in the previous message."
                 )
-            continue
-        wanted = [b["id"] for b in _blocks(message, "tool_use")]
-        following = messages[i + 1] if i + 1 < len(messages) else None
-        answered = (
-            {b["tool_use_id"] for b in _blocks(following, "tool_result")}
-            if following and following["role"] == "user"
-            else set()
-        )
-        missing = [tool_id for tool_id in wanted if tool_id not in answered]
-        if missing:
-            raise InvalidRequest(
-                f"messages.{i}: `tool_use` ids were found without "
-                f"`tool_result` blocks immediately after: {', '.join(missing)}. Each `tool_use` "
-                "block must have a corresponding `tool_result` block in the next message."
-            )
+        else:
+            answered = _ids(after, "user", "tool_result", "tool_use_id")
+            calls = _ids(message, "assistant", "tool_use", "id")
+            missing = [tool_id for tool_id in calls if tool_id not in answered]
+            if missing:
+                raise InvalidRequest(
+                    f"messages.{i}: `tool_use` ids were found without "
+                    f"`tool_result` blocks immediately after: {', '.join(missing)}. Each `tool_use` "
+                    "block must have a corresponding `tool_result` block in the next message."
+                )
