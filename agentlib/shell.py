@@ -13,20 +13,15 @@ from pathlib import Path
 
 from . import isolation
 from .errors import ToolError
+from .seed import seed_is_dangerous  # noqa: F401 - notebook 01 imports it from here
 
 MAX_OUTPUT_CHARS = 50_000
-DANGEROUS = ["rm -rf /", "sudo", "shutdown", "reboot", "> /dev/"]  # the seed's list, as written
 _KEEP_BYTES = 4 * MAX_OUTPUT_CHARS  # enough bytes for the kept head (and tail) in any UTF-8 text
 _EXIT_GRACE_S = 0.2  # after the shell exits, how long to wait for output its children still write
 _SEPARATORS = {";", ";;", "&", "&&", "|", "||", "|&", "(", ")", "{", "}", "!"}
 _REDIRECTS = {">", ">>", ">|", "&>", "&>>", ">&"}
 _HARMLESS_DEVICES = {"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"}
 _SHELL = shutil.which("bash") or "/bin/sh"
-
-
-def seed_is_dangerous(command: str) -> bool:
-    """The seed's check: a substring match, easy to bypass and quick to block harmless commands."""
-    return any(d in command for d in DANGEROUS)
 
 
 def is_dangerous(command: str) -> str | None:
@@ -74,20 +69,6 @@ def _removes_root(args: list[str]) -> bool:
         elif not arg.startswith("-"):
             targets.append(arg)
     return recursive and any(t.rstrip("/*") == "" for t in targets)
-
-
-def seed_run_bash(command: str, cwd: str | os.PathLike, timeout: float = 120) -> str:
-    """The seed's ``run_bash``, for comparison in the notebooks: substring deny-list, no hardening."""
-    if seed_is_dangerous(command):
-        return "Error: Dangerous command blocked"
-    try:
-        r = subprocess.run(
-            command, shell=True, cwd=cwd, capture_output=True, text=True, timeout=timeout
-        )
-        out = (r.stdout + r.stderr).strip()
-        return out[:50000] if out else "(no output)"
-    except subprocess.TimeoutExpired:
-        return f"Error: Timeout ({timeout:g}s)"
 
 
 class _Capture:

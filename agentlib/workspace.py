@@ -17,15 +17,6 @@ _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY
 _READ_FLAGS |= getattr(os, "O_BINARY", 0)
 
 
-def seed_safe_path(root: str | os.PathLike, p: str) -> Path:
-    """The course's first ``safe_path``, as the seed writes it: resolve, then check the prefix."""
-    workdir = Path(root).resolve()
-    path = (workdir / p).resolve()
-    if not path.is_relative_to(workdir):
-        raise ValueError(f"Path escapes workspace: {p}")
-    return path
-
-
 def cap_text(text: str, what: str) -> str:
     """Cut ``text`` to MAX_OUTPUT_CHARS, keeping the start and saying that (and how much) was cut."""
     if len(text) <= MAX_OUTPUT_CHARS:

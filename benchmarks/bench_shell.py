@@ -16,7 +16,7 @@ import tempfile
 
 CHILD = r"""
 import json, resource, sys, time
-from agentlib.shell import seed_run_bash
+from agentlib.seed import seed_run_bash
 from agentlib.workspace import Workspace
 root, which, command, timeout = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
 ws = Workspace(root, isolation="none")

@@ -19,7 +19,8 @@ import pytest
 
 from agentlib import fsaccess, isolation
 from agentlib.errors import PathEscapeError, ToolError
-from agentlib.workspace import Workspace, seed_safe_path
+from agentlib.seed import seed_safe_path
+from agentlib.workspace import Workspace
 
 SECRET = "TOP-SECRET-" + uuid.uuid4().hex
 HAS_BWRAP, NO_BWRAP_REASON = isolation.probe()

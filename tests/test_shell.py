@@ -9,7 +9,7 @@ import tracemalloc
 
 import pytest
 
-from agentlib import shell
+from agentlib import seed, shell
 from agentlib.errors import ToolError
 from agentlib.workspace import Workspace
 
@@ -126,7 +126,7 @@ def test_parsed_deny_list_lets_harmless_commands_through(command):
 
 @pytest.mark.parametrize("command", HARMLESS[:5])
 def test_seed_deny_list_blocked_harmless_commands(command):
-    assert shell.seed_is_dangerous(command)
+    assert seed.seed_is_dangerous(command)
 
 
 @pytest.mark.parametrize(
@@ -161,7 +161,7 @@ BYPASSES = [
 
 @pytest.mark.parametrize("command", BYPASSES)
 def test_seed_deny_list_misses_the_documented_bypasses(command):
-    assert not shell.seed_is_dangerous(command)
+    assert not seed.seed_is_dangerous(command)
 
 
 @pytest.mark.parametrize("command", BYPASSES[1:4] + BYPASSES[5:])
@@ -176,5 +176,5 @@ def test_blocked_command_raises_with_the_seed_message(ws):
 
 
 def test_seed_run_bash_is_the_seed(tmp_path):
-    assert shell.seed_run_bash("ls 2> /dev/null", tmp_path) == "Error: Dangerous command blocked"
-    assert shell.seed_run_bash("echo hi", tmp_path) == "hi"
+    assert seed.seed_run_bash("ls 2> /dev/null", tmp_path) == "Error: Dangerous command blocked"
+    assert seed.seed_run_bash("echo hi", tmp_path) == "hi"

@@ -10,7 +10,8 @@ import pytest
 
 from agentlib import fsaccess, isolation
 from agentlib.errors import ConfigError, PathEscapeError, ToolError
-from agentlib.workspace import Workspace, seed_safe_path
+from agentlib.seed import seed_safe_path
+from agentlib.workspace import Workspace
 
 
 @pytest.fixture
