@@ -71,6 +71,9 @@ def test_drift_names_the_first_structural_difference(tmp_path):
         replay_session(cassette, Workspace(tmp_path / "b", isolation="none"), s01_tools)
     assert str(caught.value).startswith("Request 1 drifted from the recording at tools[1]: ")
     assert "recorded 'read_file'" in str(caught.value)
+    assert str(caught.value).endswith(
+        'record the session again with connect("anthropic", record=PATH).'
+    )
 
 
 def test_drift_in_the_prompt_is_reported_with_both_texts(tmp_path):

@@ -16,6 +16,7 @@ from agentlib.offline.errors import ReplayDrift
 from agentlib.offline.replies import Reply
 
 FORMAT = "agentlib-cassette/1"
+RECORD_HOW = 'connect("anthropic", record=PATH)'  # how a learner makes a cassette
 RECORDED_MODEL = "MODEL_ID"  # model ids are replaced: cassettes must not pin a dated model
 SECRET = re.compile(r"sk-ant-[A-Za-z0-9_-]+|(?i:bearer\s+)[A-Za-z0-9._-]{16,}")
 
@@ -141,7 +142,10 @@ class Replay:
     def __init__(self, cassette: str | os.PathLike | dict[str, Any]) -> None:
         data = cassette if isinstance(cassette, dict) else json.loads(Path(cassette).read_text())
         if data.get("format") != FORMAT:
-            raise ValueError(f"not an agentlib cassette (format {data.get('format')!r})")
+            raise ValueError(
+                f"Not an agentlib cassette: format {data.get('format')!r}, expected {FORMAT!r}. "
+                f"Record one with {RECORD_HOW}."
+            )
         self.exchanges = data["exchanges"]
         self.position = 0
 
@@ -151,12 +155,16 @@ class Replay:
         if self.position >= len(self.exchanges):
             raise ReplayDrift(
                 f"The cassette holds {len(self.exchanges)} exchanges; request {number} was never "
-                "recorded (the run went further than the recorded session)."
+                "recorded (the run went further than the recorded session). "
+                f"Record it again with {RECORD_HOW}."
             )
         recorded = self.exchanges[self.position]
         drift = first_difference(skeleton(recorded["request"]), skeleton(scrub(request)))
         if drift:
-            raise ReplayDrift(f"Request {number} drifted from the recording at {drift}")
+            raise ReplayDrift(
+                f"Request {number} drifted from the recording at {drift}. If the change is "
+                f"intended, record the session again with {RECORD_HOW}."
+            )
         self.position += 1
         response = recorded["response"]
         return Reply(response["content"], response.get("stop_reason"))
