@@ -57,7 +57,9 @@ def load_script(spec: str):
     raise TypeError(f"SCRIPT must name a Script or a list of replies, got {type(obj).__name__}")
 
 
-def run_instructor_script(script: str, extra_tools: str, tools: Toolbox, *, system: str | None = None):
+def run_instructor_script(
+    script: str, extra_tools: str, tools: Toolbox, *, system: str | None = None
+):
     """The notebooks' instructor cell: run SCRIPT on the offline model with ``tools`` + EXTRA_TOOLS.
 
     Returns the loop's state, or None when no script is set (the default: nothing runs).
