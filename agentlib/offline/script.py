@@ -17,14 +17,12 @@ class Script:
         self, *replies: Reply | str | Callable[[dict], Reply], strict: bool = True
     ) -> None:
         self.queue: deque = deque(replies)
-        self.total = len(replies)
         self.strict = strict
         self.requests: list[dict[str, Any]] = []  # what the script was asked, in order
 
     def add(self, *replies: Reply | str | Callable[[dict], Reply]) -> Script:
         """Queue more replies (returns the script, so calls chain)."""
         self.queue.extend(replies)
-        self.total += len(replies)
         return self
 
     @property
@@ -38,8 +36,9 @@ class Script:
             return None
         self.requests.append(request)
         if not self.queue:
+            answered = len(self.requests) - 1  # every earlier request took one reply
             raise ScriptExhausted(
-                f"The offline script ran out after {self.total} replies: request "
+                f"The offline script ran out after {answered} replies: request "
                 f"{len(self.requests)} has no reply queued. Queue more with "
                 "Script(...).add(say(...)), or pass strict=False and put Fallback() after it."
             )
