@@ -10,7 +10,7 @@ import anthropic
 import pytest
 
 from agentlib import ConfigError, connect
-from agentlib.client import check_connection, explain, list_models
+from agentlib.client import SETTINGS, check_connection, explain, list_models
 from agentlib.offline import OFFLINE_MODEL
 
 KEY = "sk-ant-test-0000-not-a-real-key"
@@ -19,13 +19,7 @@ KEY = "sk-ant-test-0000-not-a-real-key"
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch, tmp_path):
     """No configuration leaks in from the machine running the tests."""
-    for name in (
-        "ANTHROPIC_API_KEY",
-        "ANTHROPIC_AUTH_TOKEN",
-        "ANTHROPIC_BASE_URL",
-        "MODEL_ID",
-        "AGENTLIB_BACKEND",
-    ):
+    for name in SETTINGS:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
 
