@@ -7,8 +7,10 @@ import json
 import pytest
 
 from agentlib.events import Finished, ModelReplied, RoundStarted, ToolRan
+from agentlib.loop import WHY
 from agentlib.widgets import examples, to_trace
 from agentlib.widgets.history import trace_from_messages
+from agentlib.widgets.reasons import explain
 from agentlib.widgets.trace import MAX_CHARS, Trace
 
 
@@ -53,6 +55,13 @@ def test_max_tokens_leaves_the_call_unanswered_and_explains_it():
     assert r["unanswered"] == ["toolu_01"] and r["tools"] == []
     assert r["next"] == "return without running any tool call in the truncated reply"
     assert len(trace.problems) == 1 and "unanswered tool_use" in trace.problems[0]
+
+
+def test_every_stop_reason_the_loop_explains_is_explained_in_the_diagram():
+    for reason, why in WHY.items():
+        meaning, next_step = explain(reason)
+        assert meaning and next_step and not meaning.startswith("an unfamiliar")
+        assert meaning == why or reason == "max_tokens"  # the loop's own words, one shortened
 
 
 def test_a_sent_history_with_a_missing_tool_result_is_explained():
