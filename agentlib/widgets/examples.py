@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..events import Finished, ModelReplied, RoundStarted, ToolRan
+from ..loop import WHY
 
 MODEL = "agentlib-offline"
 
@@ -18,10 +19,7 @@ def _text(text: str) -> dict[str, Any]:
 
 
 def run_events(
-    question: str,
-    rounds: list[tuple[list[dict], str, list[tuple[str, bool]]]],
-    *,
-    final: str | None = None,
+    question: str, rounds: list[tuple[list[dict], str, list[tuple[str, bool]]]]
 ) -> list[Any]:
     """Events of a run. Each round: (reply blocks, stop_reason, [(output, is_error)] per tool_use)."""
     messages: list[dict[str, Any]] = [{"role": "user", "content": question}]
@@ -43,11 +41,8 @@ def run_events(
             result = {"type": "tool_result", "tool_use_id": call["id"], "content": output}
             results.append({**result, "is_error": True} if is_error else result)
         messages.append({"role": "user", "content": results})
-    last = events[-1].round
-    replies = [ev for ev in events if isinstance(ev, ModelReplied)]
-    stop = final or replies[-1].stop_reason
-    why = {"end_turn": "the model finished its answer", "max_turns": "the turn fuse blew"}
-    events.append(Finished(last, stop, why.get(stop, f"the model stopped ({stop})")))
+    # k and stop still hold the round the run ended on, as agent_loop's Finished reports it
+    events.append(Finished(k, stop, WHY.get(stop, f"the model stopped ({stop})")))
     return events
 
 
