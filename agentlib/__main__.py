@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .client import BACKENDS
 from .errors import ConfigError
 
 
@@ -27,8 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--backend",
         default="auto",
-        choices=["auto", "offline", "anthropic"],
-        help="auto: the real API when ANTHROPIC_API_KEY is set, else offline",
+        choices=BACKENDS,
+        help="auto: AGENTLIB_BACKEND if set, else the real API when a key is configured, "
+        "else offline",
     )
     parser.add_argument("--model", help="model id (default: MODEL_ID from .env or the environment)")
     args = parser.parse_args(argv)
