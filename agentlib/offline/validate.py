@@ -210,7 +210,7 @@ def _check_tool_pairing(messages: list[dict]) -> None:
             missing = [tool_id for tool_id in calls if tool_id not in answered]
             if missing:
                 raise InvalidRequest(
-                    f"messages.{i}: `tool_use` ids were found without "
-                    f"`tool_result` blocks immediately after: {', '.join(missing)}. Each `tool_use` "
-                    "block must have a corresponding `tool_result` block in the next message."
+                    f"messages.{i}: `tool_use` ids were found without `tool_result` blocks "
+                    f"immediately after: {', '.join(missing)}. Each `tool_use` block must have "
+                    "a corresponding `tool_result` block in the next message."
                 )
