@@ -6,10 +6,9 @@ No <script>, <style> or <svg>: this is what GitHub, nbconvert and untrusted note
 from __future__ import annotations
 
 import html
-import json
 from typing import Any
 
-from .static_text import badge, plural, preview, seconds, tokens
+from .static_text import as_text, badge, plural, preview, seconds, shorten, tokens
 
 BOX = (
     "font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:13px;line-height:1.45;"
@@ -30,22 +29,14 @@ BADGE_OFF = "background:#ddf4ff;color:#0a3069;border:1px solid #54aeff"
 BADGE_LIVE = "background:#dafbe1;color:#116329;border:1px solid #4ac26b"
 
 
-def _clip(text: Any, limit: int) -> str:
-    text = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def e(value: Any) -> str:
     """Escape anything for HTML (JSON for non-strings)."""
-    if not isinstance(value, str):
-        value = json.dumps(value, ensure_ascii=False, default=str)
-    return html.escape(value, quote=True)
+    return html.escape(as_text(value), quote=True)
 
 
 def _lines(text: Any, limit: int) -> str:
     """Escaped text that keeps its line breaks, cut to ``limit`` characters."""
-    text = _clip(text, limit)
-    return f'<span style="white-space:pre-wrap">{e(text)}</span>'
+    return f'<span style="white-space:pre-wrap">{e(shorten(text, limit))}</span>'
 
 
 def _block(b: dict[str, Any]) -> str:
@@ -100,7 +91,7 @@ def _tools(r: dict[str, Any]) -> str:
             f'<li><strong>{e(t["name"])}</strong> <code style="{CODE}">{e(t["id"])}</code> {status}'
             + (f", {e(seconds(t['duration_s']))}" if t["duration_s"] is not None else "")
             + f'<pre style="{PRE}">input: {e(preview(t["input"], 200))}</pre>'
-            f'<pre style="{PRE}">{e(_clip(t["output"], 300))}</pre></li>'
+            f'<pre style="{PRE}">{e(shorten(t["output"], 300))}</pre></li>'
         )
     for tool_id in r["unanswered"]:
         items.append(

@@ -6,11 +6,22 @@ import json
 from typing import Any
 
 
+def as_text(value: Any) -> str:
+    """A string as it is; anything else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+
+
+def shorten(value: Any, limit: int) -> str:
+    """``value`` as text, cut to ``limit`` characters with '...'."""
+    text = as_text(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def preview(value: Any, limit: int = 100) -> str:
     """One line: newlines shown as \\n, cut to ``limit`` characters with '...'."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    text = as_text(value)
     text = text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return shorten(text, limit)
 
 
 def plural(n: int, word: str) -> str:
