@@ -77,6 +77,9 @@ def test_a_sent_history_with_a_missing_tool_result_is_explained():
     assert trace.problems and trace.problems[0].startswith(
         "Round 1: messages[1] asks for tool 'bash'"
     )
+    more = [*bad, {"role": "assistant", "content": "ok"}, {"role": "user", "content": "go on"}]
+    trace.add(RoundStarted(2, more))  # the same broken message, sent again
+    assert len(trace.problems) == 1
 
 
 def test_the_turn_fuse_is_named_on_the_last_round():

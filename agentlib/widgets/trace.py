@@ -81,6 +81,7 @@ class Trace:
         self.problems: list[str] = []
         self._offline = offline
         self._last_sent: list[dict[str, Any]] = []
+        self._reported: set[str] = set()
 
     @property
     def offline(self) -> bool:
@@ -130,7 +131,8 @@ class Trace:
             r["sent_new"] = [message_summary(m) for m in sent[start:]]
             self._last_sent = sent
             for problem in check_history(sent):
-                if problem not in self.problems:
+                if problem not in self._reported:  # a history sent again repeats its problems
+                    self._reported.add(problem)
                     self.problems.append(f"Round {r['index']}: {problem}")
         elif isinstance(event, ModelReplied):
             self.model = event.model or self.model
