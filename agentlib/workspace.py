@@ -10,7 +10,7 @@ from pathlib import Path
 from . import fsaccess, globbing, isolation, shell
 from .errors import PathEscapeError, ToolError
 
-MAX_OUTPUT_CHARS = 50_000
+MAX_OUTPUT_CHARS = shell.MAX_OUTPUT_CHARS  # the same cap on what any tool hands the model
 MAX_FILE_BYTES = 10 * 1024 * 1024  # read, edit and write refuse or cut beyond this
 MAX_PATH_BYTES = 4096  # PATH_MAX on Linux
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
