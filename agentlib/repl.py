@@ -77,6 +77,7 @@ class Session:
             self.write(self.style("31" if event.is_error else "2", _clip(event.output, PREVIEW)))
 
     def write(self, text: str) -> None:
+        """Print one line to the session's output at once (no buffering behind a slow tool)."""
         print(text, file=self.out, flush=True)
 
 

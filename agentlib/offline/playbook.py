@@ -37,6 +37,7 @@ def _filename(prompt: str, default: str) -> str:
 
 
 def match_folder_of_files(prompt: str) -> dict | None:
+    """'a directory called X with 3 files': the folder and how many files (at most 20)."""
     count = re.search(rf"\b(\d+|{'|'.join(NUMBERS)})\s+(?:\w+\s+)?files?\b", prompt, re.I)
     if not (count and _has(r"\b(directory|folder|dir)\b", prompt)):
         return None
@@ -49,6 +50,7 @@ def match_folder_of_files(prompt: str) -> dict | None:
 
 
 def match_function_file(prompt: str) -> dict | None:
+    """'create greet.py with a greet(name) function': the file, the function and its parameters."""
     found = re.search(r"\b(\w+)\s*\(([^)]*)\)\s*function|\bfunction\s+(\w+)\s*\(([^)]*)\)", prompt)
     if not (found and _has(r"\b(create|write|make)\b", prompt)):
         return None
@@ -57,6 +59,7 @@ def match_function_file(prompt: str) -> dict | None:
 
 
 def match_printing_file(prompt: str) -> dict | None:
+    """'create hello.py that prints "..."': the file and the message it prints."""
     if not _has(r"\b(create|write|make)\b", prompt):
         return None
     said = re.search(r"\bprints?\s+[\"'“`](.+?)[\"'”`]", prompt)
@@ -66,12 +69,14 @@ def match_printing_file(prompt: str) -> dict | None:
 
 
 def match_docstring(prompt: str) -> dict | None:
+    """'add a docstring to greet.py' (not a request to read or verify one): the file."""
     if not _has(r"\bdocstrings?\b", prompt) or _has(r"^\s*(read|show|check|verify)\b", prompt):
         return None
     return {"path": _filename(prompt, "greet.py")}
 
 
 def match_read(prompt: str) -> dict | None:
+    """'read requirements.txt', 'show x.py': the file, and whether to verify an edit."""
     asks = _has(r"^\s*(please\s+)?(read|show|cat|open|display|view)\b|contents? of", prompt)
     if not (asks and FILENAME.search(prompt)):
         return None
@@ -80,12 +85,14 @@ def match_read(prompt: str) -> dict | None:
 
 
 def match_git_branch(prompt: str) -> dict | None:
+    """Any question about the current git branch, in English or Chinese."""
     if _has(r"\bgit\b.*\bbranch\b|\bbranch\b.*\bgit\b|current branch|分支", prompt):
         return {}
     return None
 
 
 def match_python_files(prompt: str) -> dict | None:
+    """'list the Python files', '*.py', or the Chinese question: which language to answer in."""
     english = _has(r"\b(list|show|find|which|what|get)\b.*\bpython\s+(files?|scripts?)\b", prompt)
     chinese = _has(r"python", prompt) and "文件" in prompt
     if english or chinese or _has(r"\*\.py\b", prompt):

@@ -77,6 +77,7 @@ class Recorder(httpx2.BaseTransport):
         partial.replace(self.path)
 
     def close(self) -> None:
+        """Close the wrapped transport."""
         self.inner.close()
 
 

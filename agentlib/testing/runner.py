@@ -37,6 +37,7 @@ class NotebookRun:
 
     @property
     def ok(self) -> bool:
+        """Whether every cell ran as expected."""
         return not self.failures
 
     def report(self) -> str:
