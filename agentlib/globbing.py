@@ -82,9 +82,14 @@ def glob(root_fd: int, pattern: str) -> str:
                 break
     finally:
         os.close(start_fd)
+    return listing(found, pattern, stopped)
+
+
+def listing(found: list[str], pattern: str, stopped: str = "") -> str:
+    """What the model reads: sorted matches, at most MAX_MATCHES, and why the list is short."""
     if not found:
         return f"No files match {pattern}" + (f"\n{stopped}" if stopped else "")
-    found.sort()
+    found = sorted(found)
     lines = found[:MAX_MATCHES]
     if len(found) > MAX_MATCHES:
         lines.append(f"... ({len(found) - MAX_MATCHES} more matches not shown; narrow the pattern)")

@@ -254,3 +254,17 @@ def test_probing_for_openat2_leaves_no_file_descriptor_open():
     before = handles_on_root()
     fsaccess._load_openat2()
     assert handles_on_root() == before
+
+
+def test_glob_without_directory_handles_leaves_out_links_that_escape(tmp_path, monkeypatch):
+    # the path taken where the OS has no directory handles (Windows): name checks only
+    from agentlib import fsaccess
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "a.py").write_text("")
+    (tmp_path / "src" / "b.py").write_text("")
+    (tmp_path / "out").symlink_to("/etc")
+    ws = Workspace(tmp_path, isolation="none")
+    monkeypatch.setattr(fsaccess, "HAS_DIR_FD", False)
+    assert ws.glob("**/*.py") == "a.py\nsrc/b.py"
+    assert ws.glob("out/*") == "No files match out/*"
