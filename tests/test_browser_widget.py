@@ -370,7 +370,9 @@ def test_jupyterlab_runs_the_notebook_and_the_widget_steps(browser, jupyterlab, 
             assert "ERROR" in page.text_content(".ad-lane-tools")
             page.mouse.move(0, 0)
             # the README's picture is refreshed on request only, so a test run leaves the tree clean
-            shot = README_IMAGE if os.environ.get("UPDATE_README_IMAGE") else tmp_path / "diagram.png"
+            shot = (
+                README_IMAGE if os.environ.get("UPDATE_README_IMAGE") else tmp_path / "diagram.png"
+            )
             shot.parent.mkdir(parents=True, exist_ok=True)
             root.screenshot(path=str(shot), animations="disabled")
             assert shot.stat().st_size > 10_000

@@ -217,6 +217,6 @@ def test_a_dead_endpoint_is_a_clear_config_error_and_the_history_is_kept(ws):
         api_key="placeholder", base_url=f"http://127.0.0.1:{port}", max_retries=0
     )
     history = [{"role": "user", "content": "hi"}]
-    with pytest.raises(ConfigError, match="Cannot reach the API .*ANTHROPIC_BASE_URL"):
+    with pytest.raises(ConfigError, match=r"Cannot reach the API .*ANTHROPIC_BASE_URL"):
         agent_loop(history, client=client, model="any", tools=s01_tools(ws))
     assert history == [{"role": "user", "content": "hi"}]

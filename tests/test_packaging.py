@@ -2,6 +2,7 @@
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,9 @@ import pytest
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10 has no tomllib
-    tomllib = pytest.importorskip("tomli", reason="reading pyproject.toml on Python 3.10 needs tomli")
+    tomllib = pytest.importorskip(
+        "tomli", reason="reading pyproject.toml on Python 3.10 needs tomli"
+    )
 
 ROOT = Path(__file__).resolve().parents[1]
 REQ = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*(.*)$")
@@ -100,3 +103,11 @@ def test_readme_main_command_works_offline(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "offline model" in out.stdout and "Hello, World!" in out.stdout
     assert [p.read_text() for p in tmp_path.glob("*/hello.py")] == ['print("Hello, World!")\n']
+
+
+def test_code_and_notebooks_pass_ruff():
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
+    if ruff is None:
+        pytest.skip("ruff is not installed (it comes with the test extra)")
+    out = subprocess.run([ruff, "check", "--no-cache", str(ROOT)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout[-3000:]
