@@ -87,7 +87,8 @@ def _summary(state: LoopState) -> str:
     tokens_out = sum(u.get("output_tokens") or 0 for u in usage)
     estimated = ", estimated" if any(u.get("estimated") for u in usage) else ""
     tokens = f"{tokens_in} tokens in, {tokens_out} out{estimated}"
-    return f"({state.turn_count} rounds, {tokens}; {state.why})"
+    rounds = "1 round" if state.turn_count == 1 else f"{state.turn_count} rounds"
+    return f"({rounds}, {tokens}; {state.why})"
 
 
 def _clip(text: str, limit: int) -> str:
