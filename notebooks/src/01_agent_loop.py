@@ -357,7 +357,10 @@ print(cut.content)
 # %% [markdown]
 # `agentlib.agent_loop` is the same loop with those cases handled: it continues on
 # `pause_turn`, never runs a tool call from a cut-off reply, and has a fuse, `max_turns`, that
-# ends a loop that never stops asking for tools. Its state says why it stopped:
+# ends a loop that never stops asking for tools. Its state says why it stopped. (The seed's
+# full s01 script keeps the same facts in a small `LoopState`: `messages`, `turn_count` and
+# `transition_reason`. `agentlib.LoopState` keeps `messages`, `turn_count`, `stop_reason`,
+# `why` and the events of the run.)
 
 # %%
 task = [{"role": "user", "content": "Create a directory called test_output and write 3 files in it"}]
@@ -484,7 +487,10 @@ MODEL_FROM_ENV = env["MODEL_ID"]
 #
 # The seed's entry point asks for questions in a loop (`input("s01 >> ")`) and keeps **one**
 # history for all of them, so the second question can build on the first. After each run it
-# prints the text blocks of the last message. `input()` cannot run here, so we feed it two
+# prints the text blocks of the last message (`hasattr(block, "text")` keeps text blocks and
+# skips tool calls). Its prompt, `"\033[36ms01 >> \033[0m"`, is cyan: `\033` is the escape
+# character, `[36m` switches the terminal's text colour to cyan and `[0m` resets it, as a
+# `<span style="color:cyan">` would on a web page. `input()` cannot run here, so we feed it two
 # questions in a row; in a terminal, `python -m agentlib s01` is the real thing.
 
 # %%
@@ -584,6 +590,17 @@ assert agentlib.to_dict(by_hand) == state.messages
 print(f"same transcript: {len(state.messages)} messages, stopped on {state.stop_reason!r}")
 
 # %% [markdown]
+# ## What to take away
+#
+# - The smallest agent is a loop: the model keeps calling tools until it decides the task is
+#   done. `while True` → call the model → return if `stop_reason != "tool_use"` → otherwise
+#   run the tools, send the results back, go round again.
+# - Tool results go back as `tool_result` blocks in a user message; the history only grows.
+# - The loop itself has no rules about safety, permissions or planning: those are layered on
+#   in later chapters (s02 starts with the workspace), and the loop stays as it is.
+# - Easy to confuse: a model that can *think* is not a system that can *act*. What lets it act
+#   is the loop: watch how `messages`, `tool_use` and `tool_result` close the circle.
+#
 # ## For instructors: your own tools and script
 #
 # With `EXTRA_TOOLS` and `SCRIPT` set, this cell runs the library loop with the s01 toolbox
