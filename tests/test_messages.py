@@ -1,7 +1,11 @@
 """normalize_messages and check_history on the histories a loop really produces, and broken ones."""
 
+from itertools import pairwise
+
 import anthropic.types as t
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agentlib import check_history, normalize_messages, to_dict
 from agentlib.messages import CANCELLED
@@ -120,3 +124,41 @@ def test_check_history_explains_each_violation(history, phrase):
 def test_to_dict_walks_nested_sdk_objects():
     msg = {"role": "assistant", "content": [t.TextBlock(type="text", text="x", citations=None)]}
     assert to_dict(msg) == {"role": "assistant", "content": [{"type": "text", "text": "x"}]}
+
+
+ids = st.sampled_from(["a", "b", "c"])
+blocks = st.one_of(
+    st.builds(lambda t: {"type": "text", "text": t}, st.text(min_size=1, max_size=5)),
+    st.builds(lambda i: tool_use(i), ids),
+    st.builds(lambda i: result(i), ids),
+)
+histories = st.lists(
+    st.builds(
+        lambda role, content: {"role": role, "content": content},
+        st.sampled_from(["user", "assistant"]),
+        st.one_of(st.text(min_size=1, max_size=5), st.lists(blocks, min_size=1, max_size=3)),
+    ),
+    max_size=6,
+)
+
+
+def answers_every_tool_use(history):
+    """What normalize_messages promises: each tool_use is answered in the very next message."""
+    for i, msg in enumerate(history):
+        if msg["role"] != "assistant" or not isinstance(msg["content"], list):
+            continue
+        asked = {b["id"] for b in msg["content"] if b.get("type") == "tool_use"}
+        nxt = history[i + 1]["content"] if i + 1 < len(history) else []
+        answered = {b.get("tool_use_id") for b in nxt if isinstance(b, dict)}
+        if not asked <= answered:
+            return False
+    return True
+
+
+@settings(max_examples=300, deadline=None)
+@given(histories)
+def test_normalize_is_idempotent_alternates_roles_and_answers_every_tool_use(history):
+    once = normalize_messages(history)
+    assert normalize_messages(once) == once
+    assert all(a["role"] != b["role"] for a, b in pairwise(once))
+    assert answers_every_tool_use(once)
