@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agentlib.offline.conversation import content_blocks
+
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 BLOCK_TYPES = ("text", "image", "document", "tool_use", "tool_result", "thinking")
 USER_ONLY = {"tool_result", "image", "document"}
@@ -185,9 +187,9 @@ def _check_block(block: Any, role: str, where: str) -> None:
 
 def _ids(message: dict | None, role: str, kind: str, key: str) -> list[str]:
     """``key`` of each ``kind`` block in ``message``, when there is one and it has ``role``."""
-    if message is None or message["role"] != role or isinstance(message["content"], str):
+    if message is None or message["role"] != role:
         return []
-    return [b[key] for b in message["content"] if b["type"] == kind]
+    return [b[key] for b in content_blocks(message) if b["type"] == kind]
 
 
 def _check_tool_pairing(messages: list[dict]) -> None:
