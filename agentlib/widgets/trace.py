@@ -123,7 +123,7 @@ class Trace:
         """Fold one event in; return the round it changed."""
         r = self.round(max(event.round, 1))
         if isinstance(event, RoundStarted):
-            sent = [to_dict(m) for m in event.messages]
+            sent = event.messages  # plain dicts already (the loop sends normalized messages)
             prev = self._last_sent
             same_prefix = len(sent) >= len(prev) and sent[: len(prev)] == prev
             start = len(prev) if same_prefix else 0
