@@ -12,11 +12,12 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
-
-import anthropic
+from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError
+
+if TYPE_CHECKING:  # the SDK loads when a client is made, so `import agentlib` stays light
+    import anthropic
 
 BACKENDS = ("auto", "offline", "anthropic")
 SETTINGS = (
@@ -101,6 +102,8 @@ def anthropic_client(
     options: dict[str, Any] = {"max_retries": max_retries}
     if http_client is not None:
         options["http_client"] = http_client
+    import anthropic
+
     return anthropic.Anthropic(api_key=api_key, auth_token=auth_token, base_url=base_url, **options)
 
 
@@ -132,7 +135,7 @@ def connect(
         return client, name
     http_client = None
     if record is not None:
-        from .offline.replay import recording_http_client
+        from .offline.extras.replay import recording_http_client
 
         http_client = recording_http_client(record)
     client = anthropic_client(settings, max_retries=max_retries, http_client=http_client)
@@ -145,8 +148,10 @@ def connect(
     return client, name
 
 
-def explain(error: BaseException) -> ConfigError | None:
+def config_error_for(error: BaseException) -> ConfigError | None:
     """A ConfigError naming cause and fix for a connection or credential failure, else None."""
+    import anthropic
+
     if isinstance(error, anthropic.AuthenticationError):
         return ConfigError(
             "The API rejected the key (401 authentication_error). Check ANTHROPIC_API_KEY in "
@@ -169,11 +174,13 @@ def explain(error: BaseException) -> ConfigError | None:
 
 @contextmanager
 def _explained() -> Iterator[None]:
-    """Re-raise an API error that explain() understands as its ConfigError; others unchanged."""
+    """Re-raise an API error that config_error_for() understands as its ConfigError; others unchanged."""
+    import anthropic
+
     try:
         yield
     except anthropic.APIError as error:
-        explained = explain(error)
+        explained = config_error_for(error)
         if explained is None:
             raise
         raise explained from None

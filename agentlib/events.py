@@ -44,7 +44,7 @@ class ToolRan:
 
 @dataclass(frozen=True)
 class Finished:
-    """The loop returned. ``stop_reason`` is the model's, or ``"max_turns"`` when the fuse blew."""
+    """The loop returned. ``stop_reason`` is the model's, or ``"max_rounds"`` when the fuse blew."""
 
     round: int
     stop_reason: str | None

@@ -12,7 +12,7 @@ from .events import Event, Finished, ModelReplied, RoundStarted, ToolRan
 from .messages import normalize_messages, to_dict
 from .tools import Toolbox
 
-MAX_TURNS = "max_turns"  # the stop_reason recorded when the turn fuse ends a run
+OUT_OF_ROUNDS = "max_rounds"  # the stop_reason recorded when the round limit ends a run
 
 WHY = {
     "end_turn": "the model finished its answer",
@@ -20,7 +20,7 @@ WHY = {
     "max_tokens": "the reply was cut off at max_tokens; its tool calls (if any) were not run",
     "refusal": "the model declined to continue",
     "model_context_window_exceeded": "the history no longer fits the model's context window",
-    MAX_TURNS: "the turn fuse blew: max_turns rounds without a final answer",
+    OUT_OF_ROUNDS: "the round limit blew: max_rounds rounds without a final answer",
 }
 
 
@@ -29,7 +29,7 @@ class LoopState:
     """What a run leaves behind: the history, how many model calls, and why it stopped."""
 
     messages: list[dict[str, Any]]
-    turn_count: int = 0
+    rounds: int = 0
     stop_reason: str | None = None
     why: str = ""
     events: list[Event] = field(default_factory=list)
@@ -43,7 +43,7 @@ def agent_loop(
     tools: Toolbox,
     system: str | None = None,
     max_tokens: int = 8000,
-    max_turns: int = 50,
+    max_rounds: int = 50,
     on_event: Callable[[Event], None] | None = None,
 ) -> LoopState:
     """Run the loop until the model stops asking for tools. Appends to ``messages`` as it goes."""
@@ -56,11 +56,11 @@ def agent_loop(
 
     extra = {"system": system} if system else {}
     while True:
-        if state.turn_count >= max_turns:
-            return _finish(state, emit, MAX_TURNS)
-        state.turn_count += 1
+        if state.rounds >= max_rounds:
+            return _finish(state, emit, OUT_OF_ROUNDS)
+        state.rounds += 1
         sent = normalize_messages(messages)
-        emit(RoundStarted(state.turn_count, sent))
+        emit(RoundStarted(state.rounds, sent))
         started = time.perf_counter()
         try:
             response = client.messages.create(
@@ -73,7 +73,7 @@ def agent_loop(
         messages.append(reply)
         emit(
             ModelReplied(
-                state.turn_count,
+                state.rounds,
                 reply,
                 response.stop_reason,
                 to_dict(response.usage) or {},
@@ -86,7 +86,7 @@ def agent_loop(
         if response.stop_reason != "tool_use":
             return _finish(state, emit, response.stop_reason)
         calls = [b for b in reply["content"] if b.get("type") == "tool_use"]
-        results = run_tool_calls(calls, tools, lambda e: emit(replace(e, round=state.turn_count)))
+        results = run_tool_calls(calls, tools, lambda e: emit(replace(e, round=state.rounds)))
         messages.append({"role": "user", "content": results})
 
 
@@ -95,16 +95,18 @@ def _finish(
 ) -> LoopState:
     state.stop_reason = stop_reason
     state.why = why or WHY.get(stop_reason or "", f"the model stopped ({stop_reason})")
-    emit(Finished(state.turn_count, stop_reason, state.why))
+    emit(Finished(state.rounds, stop_reason, state.why))
     return state
 
 
 def _fail(state: LoopState, emit: Callable[[Event], None], error: Exception) -> None:
     """Record why the call failed; a bad key or a dead endpoint is re-raised with its fix."""
     _finish(state, emit, None, f"the API call failed: {type(error).__name__}: {error}")
-    from .client import explain  # loaded only on failure: the loop itself never needs the SDK
+    from .client import (
+        config_error_for,  # loaded only on failure: the loop itself never needs the SDK
+    )
 
-    clearer = explain(error)
+    clearer = config_error_for(error)
     if clearer is not None:
         raise clearer from error
 

@@ -39,10 +39,10 @@ class Session:
     """One REPL session: a client, a workspace's toolbox, and the history kept across questions."""
 
     def __init__(self, chapter: str, client: Any, model: str, workspace: Any, out: TextIO) -> None:
-        from . import toolboxes
+        from . import course_tools
 
         self.chapter, self.client, self.model, self.out = chapter, client, model, out
-        self.tools = getattr(toolboxes, f"{chapter}_tools")(workspace)
+        self.tools = getattr(course_tools, f"{chapter}_tools")(workspace)
         self.system = SYSTEMS[chapter].format(root=workspace.root)
         self.history: list[dict[str, Any]] = []
         self.style = Style(out)
@@ -87,7 +87,7 @@ def _summary(state: LoopState) -> str:
     tokens_out = sum(u.get("output_tokens") or 0 for u in usage)
     estimated = ", estimated" if any(u.get("estimated") for u in usage) else ""
     tokens = f"{tokens_in} tokens in, {tokens_out} out{estimated}"
-    rounds = "1 round" if state.turn_count == 1 else f"{state.turn_count} rounds"
+    rounds = "1 round" if state.rounds == 1 else f"{state.rounds} rounds"
     return f"({rounds}, {tokens}; {state.why})"
 
 
@@ -106,7 +106,7 @@ def _call_line(name: str, tool_input: Any) -> str:
 
 def open_workspace(folder: str | None, chapter: str, out: TextIO):
     """The workspace: the folder given, else a fresh temporary one (never silently the cwd)."""
-    from .workspace import Workspace
+    from .sandbox import Workspace
 
     if folder is None:
         root = Path(tempfile.mkdtemp(prefix=f"agentlib-{chapter}-"))

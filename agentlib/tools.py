@@ -24,7 +24,7 @@ class Tool:
     input_schema: dict[str, Any]
     handler: Callable[..., Any]
     read_only: bool = False
-    model: type[pydantic.BaseModel] | None = field(default=None, repr=False)
+    input_model: type[pydantic.BaseModel] | None = field(default=None, repr=False)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.handler(*args, **kwargs)
@@ -188,8 +188,8 @@ class Toolbox:
             known = ", ".join(self._tools) or "none"
             return ToolOutcome(f"Error: Unknown tool: {name}. Available tools: {known}.", True)
         try:
-            if t.model is not None:
-                kwargs = dict(t.model.model_validate(tool_input))
+            if t.input_model is not None:
+                kwargs = dict(t.input_model.model_validate(tool_input))
             else:
                 problems = schema_problems(t.input_schema, tool_input)
                 if problems:

@@ -48,7 +48,7 @@ def seed_loop(messages, client, model):
 
 
 def library_loop(messages, client, model):
-    agent_loop(messages, client=client, model=model, tools=TOOLS, max_turns=10**6)
+    agent_loop(messages, client=client, model=model, tools=TOOLS, max_rounds=10**6)
 
 
 def timed(loop, rounds: int) -> float:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import nbformat
 
-from agentlib.testing import run_notebook
+from agentlib.course import run_notebook
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 

@@ -12,8 +12,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from agentlib import fsaccess, isolation
-from agentlib.workspace import Workspace
+from agentlib.sandbox import files, isolation
+from agentlib.sandbox.workspace import Workspace
 
 
 def per_call(fn, n: int) -> float:
@@ -62,12 +62,12 @@ def main() -> None:
         root_fd = os.open(root, os.O_RDONLY)
         t_os = per_call(lambda: os.close(os.open(target, os.O_RDONLY)), args.reads)
         t_beneath = per_call(
-            lambda: os.close(fsaccess.open_beneath(root_fd, "src/module.py", os.O_RDONLY)),
+            lambda: os.close(files.open_beneath(root_fd, "src/module.py", os.O_RDONLY)),
             args.reads,
         )
         os.close(root_fd)
         print(
-            f"file open ({fsaccess.METHOD}): os.open {t_os * 1e6:.1f} us, open_beneath {t_beneath * 1e6:.1f} us, ratio {t_beneath / t_os:.2f}"
+            f"file open ({files.METHOD}): os.open {t_os * 1e6:.1f} us, open_beneath {t_beneath * 1e6:.1f} us, ratio {t_beneath / t_os:.2f}"
         )
         print(
             f"whole read: open().read() {t_open * 1e6:.1f} us, Workspace.read_file {t_tool * 1e6:.1f} us"

@@ -17,7 +17,7 @@ import tempfile
 CHILD = r"""
 import json, resource, sys, time
 from agentlib.seed import seed_run_bash
-from agentlib.workspace import Workspace
+from agentlib.sandbox.workspace import Workspace
 root, which, command, timeout = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
 ws = Workspace(root, isolation="none")
 ws.bash("true")

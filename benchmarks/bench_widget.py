@@ -6,13 +6,17 @@ Run: python benchmarks/bench_widget.py   (prints numbers and ratios; no pass/fai
 from __future__ import annotations
 
 import json
+import sys
 import time
+from pathlib import Path
 from typing import ClassVar
 
 import comm
 
 from agentlib.widgets import live, show
-from agentlib.widgets.examples import long_run
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from widget_examples import long_run
 
 ROUNDS = 200
 

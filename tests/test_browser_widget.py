@@ -14,8 +14,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import widget_examples as examples
 
-from agentlib.widgets import examples
 from agentlib.widgets.trace import Trace
 
 CHROMIUM = "/usr/bin/chromium"
@@ -263,7 +263,10 @@ question = [{"role": "user", "content": "What do my notes and my todo list say?"
 state = agent_loop(question, client=client, model=model, tools=Toolbox([list_files, read_file]))
 show(state)'''
 
-DEMO_EVENTS = """from agentlib.widgets import examples, show
+DEMO_EVENTS = f"""import sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+import widget_examples as examples
+from agentlib.widgets import show
 
 show(examples.tool_error())"""
 

@@ -10,7 +10,7 @@ import anthropic
 import pytest
 
 from agentlib import ConfigError, connect
-from agentlib.client import SETTINGS, check_connection, explain, list_models
+from agentlib.client import SETTINGS, check_connection, config_error_for, list_models
 from agentlib.offline import OFFLINE_MODEL
 
 KEY = "sk-ant-test-0000-not-a-real-key"
@@ -169,5 +169,5 @@ def test_check_connection_and_models_work_offline():
     assert list_models(client) == [OFFLINE_MODEL]
 
 
-def test_explain_leaves_other_errors_alone():
-    assert explain(ValueError("x")) is None
+def test_config_error_for_leaves_other_errors_alone():
+    assert config_error_for(ValueError("x")) is None

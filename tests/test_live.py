@@ -29,7 +29,7 @@ def test_real_model_creates_hello_py(tmp_path):
         model=model,
         tools=s02_tools(ws),
         system=f"You are a coding agent at {ws.root}. Use tools to solve tasks. Act, don't explain.",
-        max_turns=10,
+        max_rounds=10,
     )
     assert state.stop_reason == "end_turn"
     assert "Hello, World!" in (tmp_path / "hello.py").read_text()

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agentlib import MAX_TURNS, Toolbox, Workspace, agent_loop, check_history, s01_tools, tool
+from agentlib import OUT_OF_ROUNDS, Toolbox, Workspace, agent_loop, check_history, s01_tools, tool
 from agentlib.offline import Reply, Script, call, offline_client, reply, say
 
 
@@ -26,7 +26,7 @@ def ws(tmp_path):
 def test_one_tool_round_then_answer(ws):
     script = Script(call("bash", command="echo hello"), say("It printed hello."))
     state = run(script, s01_tools(ws))
-    assert state.stop_reason == "end_turn" and state.turn_count == 2
+    assert state.stop_reason == "end_turn" and state.rounds == 2
     assert [m["role"] for m in state.messages] == ["user", "assistant", "user", "assistant"]
     use = state.messages[1]["content"][0]
     assert state.messages[2]["content"] == [
@@ -69,14 +69,14 @@ def test_pause_turn_continues(ws):
         Reply([{"type": "text", "text": "thinking"}], stop_reason="pause_turn"), say("done")
     )
     state = run(script, s01_tools(ws))
-    assert (state.turn_count, state.stop_reason) == (2, "end_turn")
+    assert (state.rounds, state.stop_reason) == (2, "end_turn")
 
 
 def test_turn_fuse_ends_a_runaway_loop(ws):
     script = Script(*[call("bash", command="true") for _ in range(5)])
-    state = run(script, s01_tools(ws), max_turns=3)
-    assert (state.stop_reason, state.turn_count) == (MAX_TURNS, 3)
-    assert "max_turns" in state.why
+    state = run(script, s01_tools(ws), max_rounds=3)
+    assert (state.stop_reason, state.rounds) == (OUT_OF_ROUNDS, 3)
+    assert "max_rounds" in state.why
     assert check_history(state.messages) == []
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from agentlib.testing import run_notebook
+from agentlib.course import run_notebook
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 NAMES = ["00_setup", "01_agent_loop", "02_tool_use", "03_your_own_tool"]
@@ -109,7 +109,7 @@ def test_01_agent_loop_runs_the_try_it_prompts_and_matches_the_library(tmp_path)
     assert "Error: Timeout (0.5s)" in text and "(no output)" in text
     assert "The current git branch is `main`." in text
     assert "当前目录有2个Python文件：hello.py、main.py" in text
-    assert "max_turns -> the turn fuse blew" in text
+    assert "max_rounds -> the round limit blew" in text
     assert "same transcript: 6 messages, stopped on 'end_turn'" in text
     assert_static_diagrams(run, 6)
     assert all("OFFLINE model" in data["text/plain"] for data in widget_bundles(run))

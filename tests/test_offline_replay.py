@@ -17,7 +17,7 @@ from agentlib.offline import (
     offline_client,
     say,
 )
-from agentlib.offline.transport import client_for
+from agentlib.offline.simulator import client_for
 
 HELLO = 'Create a file called hello.py that prints "Hello, World!"'
 

@@ -11,7 +11,7 @@ import pytest
 
 from agentlib import Workspace, agent_loop, s02_tools
 from agentlib.offline import OFFLINE_MODEL, Offline, Script, call, reply, say
-from agentlib.offline.server import serve_in_thread
+from agentlib.offline.extras.server import serve_in_thread
 
 
 @pytest.fixture

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from agentlib import fsaccess, isolation
 from agentlib.errors import PathEscapeError, ToolError
+from agentlib.sandbox import files, isolation
+from agentlib.sandbox.workspace import Workspace
 from agentlib.seed import seed_safe_path
-from agentlib.workspace import Workspace
 
 SECRET = "TOP-SECRET-" + uuid.uuid4().hex
 HAS_BWRAP, NO_BWRAP_REASON = isolation.probe()
@@ -32,10 +32,10 @@ needs_linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="L
 def file_layer(request, monkeypatch):
     """Run the attack on both ways of opening: the kernel's openat2, and the O_NOFOLLOW walk
     that older kernels, containers that filter openat2, and macOS use."""
-    if request.param == "openat2" and fsaccess.METHOD != "openat2":
-        pytest.skip(f"openat2 is not available here (using the {fsaccess.METHOD})")
+    if request.param == "openat2" and files.METHOD != "openat2":
+        pytest.skip(f"openat2 is not available here (using the {files.METHOD})")
     if request.param == "walk":
-        monkeypatch.setattr(fsaccess, "_openat2", None)  # as on a kernel without openat2
+        monkeypatch.setattr(files, "_openat2", None)  # as on a kernel without openat2
     return request.param
 
 
@@ -152,7 +152,7 @@ def test_traversal_corpus_never_escapes_through_any_file_tool(site, file_layer):
     neighbours = set(os.listdir(outside.parent))
     payloads = traversal_corpus(outside)
     assert len(payloads) >= 20_000
-    if file_layer == "walk" and fsaccess.METHOD == "openat2":
+    if file_layer == "walk" and files.METHOD == "openat2":
         payloads = payloads[::3]  # the full corpus already ran through openat2; keep the run short
 
     escapes, uncaught = [], []
@@ -349,7 +349,7 @@ def test_odd_files_give_a_clear_error_instead_of_hanging(site, kind, reason):
 # -- secrets in /proc --------------------------------------------------------------------------
 AGENT = r"""
 import json, subprocess, sys
-from agentlib.workspace import Workspace
+from agentlib.sandbox.workspace import Workspace
 walk = ('p=$PPID; for i in 1 2 3 4 5 6 7 8; do cat /proc/$p/environ 2>&1 | tr "\\0" "\\n"; '
         'p=$(awk "/^PPid/{print \$2}" /proc/$p/status 2>/dev/null); [ -z "$p" ] && break; '
         '[ "$p" = 0 ] && break; done; env')

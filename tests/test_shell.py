@@ -9,9 +9,10 @@ import tracemalloc
 
 import pytest
 
-from agentlib import seed, shell
+from agentlib import seed
 from agentlib.errors import ToolError
-from agentlib.workspace import Workspace
+from agentlib.sandbox import shell
+from agentlib.sandbox.workspace import Workspace
 
 PY = sys.executable
 

@@ -7,8 +7,9 @@ from typing import ClassVar
 
 import comm
 import pytest
+import widget_examples as examples
 
-from agentlib.widgets import RoundDiagram, examples, live, show
+from agentlib.widgets import RoundDiagram, live, show
 from agentlib.widgets.trace import Trace
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -32,8 +33,10 @@ def run(on_event=None):
     messages = [{"role": "user", "content": "Shout hi"}]
     return agent_loop(messages, client=client, model=model, tools=Toolbox([shout]), on_event=on_event)
 '''
-RUN_EVENTS = """
-from agentlib.widgets import examples
+RUN_EVENTS = f"""
+import sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+import widget_examples as examples
 
 def run(on_event=None):
     events = examples.single_tool()

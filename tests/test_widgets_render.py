@@ -8,8 +8,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+import widget_examples as examples
 
-from agentlib.widgets import examples
 from agentlib.widgets.static_html import render_html
 from agentlib.widgets.static_text import render_text
 from agentlib.widgets.trace import Trace

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+import widget_examples as examples
 
 from agentlib.events import Finished, ModelReplied, RoundStarted, ToolRan
 from agentlib.loop import WHY
-from agentlib.widgets import examples, to_trace
+from agentlib.widgets import to_trace
 from agentlib.widgets.history import trace_from_messages
-from agentlib.widgets.reasons import explain
+from agentlib.widgets.reasons import stop_meaning
 from agentlib.widgets.trace import MAX_CHARS, Trace
 
 
@@ -59,7 +60,7 @@ def test_max_tokens_leaves_the_call_unanswered_and_explains_it():
 
 def test_every_stop_reason_the_loop_explains_is_explained_in_the_diagram():
     for reason, why in WHY.items():
-        meaning, next_step = explain(reason)
+        meaning, next_step = stop_meaning(reason)
         assert meaning and next_step and not meaning.startswith("an unfamiliar")
         assert meaning == why or reason == "max_tokens"  # the loop's own words, one shortened
 
@@ -84,10 +85,10 @@ def test_a_sent_history_with_a_missing_tool_result_is_explained():
 
 def test_the_turn_fuse_is_named_on_the_last_round():
     events = examples.long_run(3)[:-3]  # drop the final answer round and Finished
-    events.append(Finished(2, "max_turns", "the turn fuse blew"))
+    events.append(Finished(2, "max_rounds", "the round limit blew"))
     trace = Trace.from_events(events)
-    assert trace.finished["stop_reason"] == "max_turns"
-    assert trace.rounds[-1]["next"] == "the turn fuse blew (max_turns): the loop stops here"
+    assert trace.finished["stop_reason"] == "max_rounds"
+    assert trace.rounds[-1]["next"] == "the round limit blew (max_rounds): the loop stops here"
 
 
 @pytest.mark.parametrize("case", sorted(examples.CASES))

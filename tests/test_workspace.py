@@ -8,10 +8,10 @@ import warnings
 
 import pytest
 
-from agentlib import fsaccess, isolation
 from agentlib.errors import ConfigError, PathEscapeError, ToolError
+from agentlib.sandbox import files, isolation
+from agentlib.sandbox.workspace import Workspace
 from agentlib.seed import seed_safe_path
-from agentlib.workspace import Workspace
 
 
 @pytest.fixture
@@ -217,7 +217,7 @@ def test_none_reports_none(tmp_path):
 
 
 def test_glob_search_is_bounded(ws, monkeypatch):
-    from agentlib import globbing
+    from agentlib.sandbox import globbing
 
     for i in range(30):
         ws.write_file(f"d{i}/f.txt", "")
@@ -252,19 +252,19 @@ def test_probing_for_openat2_leaves_no_file_descriptor_open():
         return count
 
     before = handles_on_root()
-    fsaccess._load_openat2()
+    files._load_openat2()
     assert handles_on_root() == before
 
 
 def test_glob_without_directory_handles_leaves_out_links_that_escape(tmp_path, monkeypatch):
     # the path taken where the OS has no directory handles (Windows): name checks only
-    from agentlib import fsaccess
+    from agentlib.sandbox import files
 
     (tmp_path / "src").mkdir()
     (tmp_path / "a.py").write_text("")
     (tmp_path / "src" / "b.py").write_text("")
     (tmp_path / "out").symlink_to("/etc")
     ws = Workspace(tmp_path, isolation="none")
-    monkeypatch.setattr(fsaccess, "HAS_DIR_FD", False)
+    monkeypatch.setattr(files, "HAS_DIR_FD", False)
     assert ws.glob("**/*.py") == "a.py\nsrc/b.py"
     assert ws.glob("out/*") == "No files match out/*"

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from agentlib.offline.errors import OfflineError, ReplayDrift, ScriptExhausted
+from agentlib.offline.extras.faults import Fault, overloaded, rate_limited, server_error
+from agentlib.offline.extras.replay import Recorder, Replay, recording_http_client
 from agentlib.offline.fallback import Fallback
-from agentlib.offline.faults import Fault, overloaded, rate_limited, server_error
 from agentlib.offline.playbook import Playbook
-from agentlib.offline.replay import Recorder, Replay, recording_http_client
-from agentlib.offline.replies import Reply, call, reply, say
-from agentlib.offline.script import Script
-from agentlib.offline.simulator import OFFLINE_MODEL, Offline
-from agentlib.offline.transport import OfflineTransport
+from agentlib.offline.script import Reply, Script, call, reply, say
+from agentlib.offline.simulator import OFFLINE_MODEL, Offline, OfflineTransport
 
 __all__ = [
     "OFFLINE_MODEL",

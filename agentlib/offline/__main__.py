@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from agentlib.offline.server import describe, make_server
+from agentlib.offline.extras.server import describe, make_server
 
 
 def main(argv: list[str] | None = None) -> int:

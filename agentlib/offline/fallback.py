@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentlib.offline.conversation import last_prompt
-from agentlib.offline.replies import Reply, say
+from agentlib.offline.script import Reply, say
 
 TRY_IT_PROMPTS = (
     'Create a file called hello.py that prints "Hello, World!"',

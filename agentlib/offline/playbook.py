@@ -9,7 +9,7 @@ from typing import Any
 from agentlib.offline import plays
 from agentlib.offline.actions import Actions, MissingTools
 from agentlib.offline.conversation import Round, last_prompt, offered_tools, rounds_since
-from agentlib.offline.replies import Reply, call, reply, say
+from agentlib.offline.script import Reply, call, reply, say
 
 NUMBERS = {
     "one": 1,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..loop import MAX_TURNS, WHY
+from ..loop import OUT_OF_ROUNDS, WHY
 
 # what the loop does after each stop_reason, in the order notebook 01 lists them
 NEXT = {
@@ -13,7 +13,7 @@ NEXT = {
     "pause_turn": "send the history back unchanged and call the model again",
     "refusal": "return: the run is over",
     "model_context_window_exceeded": "return: shorten the history before calling again",
-    MAX_TURNS: "stop the run, even though the model wanted to go on",
+    OUT_OF_ROUNDS: "stop the run, even though the model wanted to go on",
 }
 # the meaning is the loop's own `why`, except for the two reasons the loop goes on after (it
 # never explains those) and max_tokens, whose `why` also tells what NEXT says here
@@ -28,7 +28,7 @@ STOP_REASONS: dict[str, tuple[str, str]] = {
 }
 
 
-def explain(stop_reason: str | None) -> tuple[str, str]:
+def stop_meaning(stop_reason: str | None) -> tuple[str, str]:
     """Return (meaning, next step) for a stop_reason, with a plain answer for unknown ones."""
     if stop_reason in STOP_REASONS:
         return STOP_REASONS[stop_reason]

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..events import Finished, ModelReplied, RoundStarted, ToolRan
 from ..messages import check_history, to_dict
-from .reasons import explain
+from .reasons import stop_meaning
 
 MAX_CHARS = 2000  # longer strings are cut, with a marker saying how much was left out
 
@@ -161,7 +161,7 @@ class Trace:
                 "stop_reason": event.stop_reason,
                 "why": event.why,
             }
-            if event.stop_reason == "max_turns":
+            if event.stop_reason == "max_rounds":
                 self._set_stop(r, r["stop_reason"])
             for tool_id in r["unanswered"]:
                 name = next((b["name"] for b in r["reply"] or [] if b.get("id") == tool_id), "?")
@@ -175,10 +175,10 @@ class Trace:
 
     def _set_stop(self, r: dict[str, Any], stop_reason: str | None) -> None:
         r["stop_reason"] = stop_reason
-        r["meaning"], r["next"] = explain(stop_reason)
-        fuse = self.finished and self.finished["stop_reason"] == "max_turns"
+        r["meaning"], r["next"] = stop_meaning(stop_reason)
+        fuse = self.finished and self.finished["stop_reason"] == "max_rounds"
         if fuse and r["index"] == self.finished["round"]:
-            r["next"] = "the turn fuse blew (max_turns): the loop stops here"
+            r["next"] = "the round limit blew (max_rounds): the loop stops here"
 
     def meta(self) -> dict[str, Any]:
         """Everything but the rounds: model, offline flag, how it finished, protocol problems."""

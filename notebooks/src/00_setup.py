@@ -128,7 +128,7 @@ state = agentlib.agent_loop(
     [{"role": "user", "content": "List all Python files in this directory"}],
     client=client, model=MODEL, tools=agentlib.s02_tools(ws), on_event=diagram.on_event,
 )
-print(f"{state.turn_count} rounds; stopped because {state.why}")
+print(f"{state.rounds} rounds; stopped because {state.why}")
 if OFFLINE:
     assert state.stop_reason == "end_turn" and "main.py" in state.messages[-1]["content"][0]["text"]
 
@@ -139,7 +139,7 @@ if OFFLINE:
 # offline model following your script. By default it does nothing.
 
 # %%
-from agentlib.testing import run_instructor_script
+from agentlib.course import run_instructor_script
 from agentlib.widgets import show
 
 run = run_instructor_script(SCRIPT, EXTRA_TOOLS, agentlib.s02_tools(ws))

@@ -17,7 +17,7 @@
 #
 # Change these to use a real model (`BACKEND = "auto"` picks the real API when a key is
 # configured, see `00_setup`). Instructors override them without editing the notebook
-# (`python -m agentlib.testing notebooks/01_agent_loop.ipynb -p BACKEND=auto`).
+# (`python -m agentlib.course notebooks/01_agent_loop.ipynb -p BACKEND=auto`).
 
 # %% tags=["parameters"]
 BACKEND = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
@@ -188,7 +188,7 @@ print(run_bash("sleep 5", timeout=0.5))
 # prints the word:
 
 # %%
-from agentlib.shell import seed_is_dangerous
+from agentlib.seed import seed_is_dangerous
 
 for command in ["sudo ls", "ls 2> /dev/null", "grep sudo notes.txt", "echo s''udo", "rm -fr /tmp/x"]:
     print(f"{command!r:24} blocked by the seed's check: {seed_is_dangerous(command)}")
@@ -332,7 +332,7 @@ if OFFLINE:
 # ## 8. Every stop reason, and what a loop should do with it
 #
 # `stop_reason` is the only thing the loop branches on. These are all the values the API
-# sends (plus `max_turns`, which is ours: a fuse, see below):
+# sends (plus `max_rounds`, which is ours: a fuse, see below):
 
 # %%
 from agentlib.widgets.reasons import STOP_REASONS
@@ -356,10 +356,10 @@ print(cut.content)
 
 # %% [markdown]
 # `agentlib.agent_loop` is the same loop with those cases handled: it continues on
-# `pause_turn`, never runs a tool call from a cut-off reply, and has a fuse, `max_turns`, that
+# `pause_turn`, never runs a tool call from a cut-off reply, and has a fuse, `max_rounds`, that
 # ends a loop that never stops asking for tools. Its state says why it stopped. (The seed's
 # full s01 script keeps the same facts in a small `LoopState`: `messages`, `turn_count` and
-# `transition_reason`. `agentlib.LoopState` keeps `messages`, `turn_count`, `stop_reason`,
+# `transition_reason`. `agentlib.LoopState` keeps `messages`, `rounds` (the seed calls a round a turn), `stop_reason`,
 # `why` and the events of the run.)
 
 # %%
@@ -369,7 +369,7 @@ state = agentlib.agent_loop(task, client=client, model=MODEL, tools=agentlib.s01
 print(state.stop_reason, "->", state.why)
 task = [{"role": "user", "content": "List all Python files in this directory"}]
 state = agentlib.agent_loop(task, client=client, model=MODEL, tools=agentlib.s01_tools(ws),
-                            system=SYSTEM, max_turns=1)
+                            system=SYSTEM, max_rounds=1)
 print(state.stop_reason, "->", state.why)
 
 # %% [markdown]
@@ -608,7 +608,7 @@ print(f"same transcript: {len(state.messages)} messages, stopped on {state.stop_
 # nothing.
 
 # %%
-from agentlib.testing import run_instructor_script
+from agentlib.course import run_instructor_script
 
 run = run_instructor_script(SCRIPT, EXTRA_TOOLS, agentlib.s01_tools(ws), system=SYSTEM)
 if run:

@@ -615,7 +615,7 @@ compare_view(
 # your tools, the offline model following your script. By default it does nothing.
 
 # %%
-from agentlib.testing import run_instructor_script
+from agentlib.course import run_instructor_script
 
 run = run_instructor_script(SCRIPT, EXTRA_TOOLS, agentlib.s02_tools(ws), system=SYSTEM)
 if run:

@@ -23,7 +23,7 @@ import tempfile
 
 import agentlib
 from agentlib import connect
-from agentlib.testing import check_exercise
+from agentlib.course import check_exercise
 
 ws = agentlib.Workspace(WORKSPACE or tempfile.mkdtemp(prefix="s03-"))
 client, MODEL = connect(backend=BACKEND)
@@ -218,7 +218,7 @@ show(failed, offline=True)
 # and your tools, the offline model following your script. By default it does nothing.
 
 # %%
-from agentlib.testing import run_instructor_script
+from agentlib.course import run_instructor_script
 
 run = run_instructor_script(SCRIPT, EXTRA_TOOLS, agentlib.s02_tools(ws).add(word_count))
 if run:

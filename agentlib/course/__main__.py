@@ -1,4 +1,4 @@
-"""``python -m agentlib.testing NOTEBOOK... -p NAME=VALUE``: run notebooks offline, report each one."""
+"""``python -m agentlib.course NOTEBOOK... -p NAME=VALUE``: run notebooks offline, report each one."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def parse_parameter(text: str) -> tuple[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     """Run each notebook, print PASS/FAIL with its time and failing cell; exit 1 if any failed."""
     parser = argparse.ArgumentParser(
-        prog="python -m agentlib.testing",
+        prog="python -m agentlib.course",
         description="Execute notebooks top to bottom with nbclient, offline unless --live.",
     )
     parser.add_argument("notebooks", nargs="+", type=Path)

@@ -8,8 +8,8 @@ import os
 import re
 import time
 
-from . import fsaccess
-from .errors import PathEscapeError, ToolError
+from ..errors import PathEscapeError, ToolError
+from . import files
 
 MAX_MATCHES = 200
 MAX_VISITED = 200_000  # entries looked at before the search gives up
@@ -57,7 +57,7 @@ def glob(root_fd: int, pattern: str) -> str:
     rest = tuple(parts)
     prefix = "/".join(literal)
     try:
-        start_fd = fsaccess.open_beneath(root_fd, prefix or ".", os.O_RDONLY | os.O_DIRECTORY)
+        start_fd = files.open_beneath(root_fd, prefix or ".", os.O_RDONLY | os.O_DIRECTORY)
     except PathEscapeError:
         raise
     except OSError:

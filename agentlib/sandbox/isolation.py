@@ -12,7 +12,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from .errors import ConfigError
+from ..errors import ConfigError
 
 # passed through to commands; everything else (API keys above all) stays behind
 ENV_ALLOWLIST = (

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..events import Finished, ModelReplied, RoundStarted, ToolRan
-from ..loop import WHY
+from agentlib.events import Finished, ModelReplied, RoundStarted, ToolRan
+from agentlib.loop import WHY
 
 MODEL = "agentlib-offline"
 

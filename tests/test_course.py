@@ -1,4 +1,4 @@
-"""agentlib.testing: parameters injected papermill-style, offline kernels, failures reported with their cell."""
+"""agentlib.course: parameters injected papermill-style, offline kernels, failures reported with their cell."""
 
 from __future__ import annotations
 
@@ -6,16 +6,16 @@ import nbformat
 import pytest
 
 from agentlib import tool
-from agentlib.offline import Script
-from agentlib.testing import (
+from agentlib.course import (
     check_exercise,
     inject_parameters,
     load_script,
     load_tools,
     run_notebook,
 )
-from agentlib.testing.__main__ import main, parse_parameter
-from agentlib.testing.runner import INJECTED_TAG, kernel_env
+from agentlib.course.__main__ import main, parse_parameter
+from agentlib.course.runner import INJECTED_TAG, kernel_env
+from agentlib.offline import Script
 
 
 def notebook(*cells: tuple[str, list[str]]) -> nbformat.NotebookNode:

@@ -9,7 +9,7 @@ import secrets
 import stat
 import sys
 
-from .errors import PathEscapeError, ToolError
+from ..errors import PathEscapeError, ToolError
 
 MAX_SYMLINKS = 40  # the kernel's own limit for one path lookup
 _RESOLVE_NO_MAGICLINKS = 0x02
@@ -75,7 +75,7 @@ def _is_symlink(name: str, dir_fd: int) -> bool:
         return False
 
 
-def walk(
+def resolve_by_components(
     root_fd: int,
     path: str,
     *,
@@ -160,12 +160,12 @@ def open_beneath(root_fd: int, path: str, flags: int, mode: int = 0o600) -> int:
             if exc.errno != errno.ELOOP:
                 raise
             # ELOOP: a loop or a magic link; the walk tells the two apart
-    return walk(root_fd, path, flags=flags, mode=mode)
+    return resolve_by_components(root_fd, path, flags=flags, mode=mode)
 
 
 def replace_beneath(root_fd: int, rel: str, data: bytes, *, path: str, create_dirs: bool) -> None:
     """Write through a temp file and a rename in the same folder: links are replaced, never followed."""
-    dir_fd, name = walk(root_fd, rel, parent=True, create_dirs=create_dirs)
+    dir_fd, name = resolve_by_components(root_fd, rel, parent=True, create_dirs=create_dirs)
     try:
         try:
             old = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)

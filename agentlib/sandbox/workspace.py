@@ -7,8 +7,8 @@ import secrets
 import stat
 from pathlib import Path
 
-from . import fsaccess, globbing, isolation, shell
-from .errors import PathEscapeError, ToolError
+from ..errors import PathEscapeError, ToolError
+from . import files, globbing, isolation, shell
 
 MAX_OUTPUT_CHARS = shell.MAX_OUTPUT_CHARS  # the same cap on what any tool hands the model
 MAX_FILE_BYTES = 10 * 1024 * 1024  # read, edit and write refuse or cut beyond this
@@ -36,7 +36,7 @@ class Workspace:
         self.timeout = timeout
         self.isolation = _choose_isolation(isolation)
         self._root_fd = None
-        if fsaccess.HAS_DIR_FD:  # a handle on the root: later renames of paths cannot move it
+        if files.HAS_DIR_FD:  # a handle on the root: later renames of paths cannot move it
             self._root_fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
 
     def __repr__(self) -> str:
@@ -64,7 +64,7 @@ class Workspace:
         except RuntimeError:
             raise ToolError(f"Cannot access {p}: symlink loop") from None
         except OSError as exc:
-            raise fsaccess.explain_oserror(p, exc) from None
+            raise files.explain_oserror(p, exc) from None
         if not path.is_relative_to(self.root):
             raise PathEscapeError(p, f"it resolves to {path}, outside {self.root}")
         return path
@@ -101,7 +101,7 @@ class Workspace:
     def _check_regular(self, path: str, fd: int) -> os.stat_result:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            kind = fsaccess.describe_mode(st.st_mode)
+            kind = files.describe_mode(st.st_mode)
             raise ToolError(f"Cannot open {path}: it is {kind}; only regular files are allowed")
         if st.st_nlink > 1:
             reason = f"it has {st.st_nlink} hard links, so it may be a file outside the workspace"
@@ -110,9 +110,9 @@ class Workspace:
 
     def _open_for_read(self, path: str) -> int:
         rel = self._relative(path)
-        if not fsaccess.HAS_DIR_FD:  # Windows: no directory handles, only the name check
+        if not files.HAS_DIR_FD:  # Windows: no directory handles, only the name check
             return os.open(self.safe_path(path), _READ_FLAGS)
-        return fsaccess.open_beneath(self._root(), rel, _READ_FLAGS)
+        return files.open_beneath(self._root(), rel, _READ_FLAGS)
 
     def _read_bytes(self, path: str, fd: int) -> tuple[bytes, bool]:
         size = self._check_regular(path, fd).st_size
@@ -141,7 +141,7 @@ class Workspace:
         try:
             data, cut = self._read_all(path)
         except OSError as exc:
-            raise fsaccess.explain_oserror(path, exc) from None
+            raise files.explain_oserror(path, exc) from None
         lines = data.decode("utf-8", "replace").splitlines()
         if limit and limit < len(lines):
             lines = [*lines[:limit], f"... ({len(lines) - limit} more lines)"]
@@ -162,7 +162,7 @@ class Workspace:
         try:
             self._replace(path, data, create_dirs=True)
         except OSError as exc:
-            raise fsaccess.explain_oserror(path, exc) from None
+            raise files.explain_oserror(path, exc) from None
         return f"Wrote {len(data)} bytes to {path}"
 
     def edit_file(self, path: str, old_text: str, new_text: str, replace_all: bool = False) -> str:
@@ -186,12 +186,12 @@ class Workspace:
             updated = content.replace(old, new) if replace_all else content.replace(old, new, 1)
             self._replace(path, updated.encode("utf-8", "surrogateescape"), create_dirs=False)
         except OSError as exc:
-            raise fsaccess.explain_oserror(path, exc) from None
+            raise files.explain_oserror(path, exc) from None
         return f"Edited {path}" + (f" ({count} replacements)" if replace_all and count > 1 else "")
 
     def glob(self, pattern: str) -> str:
         """List workspace paths matching ``pattern`` (``**`` for any depth), sorted, at most 200."""
-        if not fsaccess.HAS_DIR_FD:
+        if not files.HAS_DIR_FD:
             globbing.check_pattern(pattern)
             found = (p.relative_to(self.root).as_posix() for p in self.root.glob(pattern))
             return globbing.listing([p for p in found if self._stays_inside(p)], pattern)
@@ -209,14 +209,14 @@ class Workspace:
     def _replace(self, path: str, data: bytes, *, create_dirs: bool) -> None:
         """Write through a temp file and a rename in the same folder: links are replaced, never followed."""
         rel = self._relative(path)
-        if not fsaccess.HAS_DIR_FD:
+        if not files.HAS_DIR_FD:
             target = self.safe_path(path)
             target.parent.mkdir(parents=True, exist_ok=True)
             tmp = target.with_name(f".{secrets.token_hex(6)}.tmp")
             tmp.write_bytes(data)
             os.replace(tmp, target)
             return
-        fsaccess.replace_beneath(self._root(), rel, data, path=path, create_dirs=create_dirs)
+        files.replace_beneath(self._root(), rel, data, path=path, create_dirs=create_dirs)
 
 
 def _match_line_endings(content: str, old: str, new: str) -> tuple[str, str]:

@@ -13,7 +13,7 @@ import httpx2
 
 from agentlib.offline.conversation import content_blocks
 from agentlib.offline.errors import ReplayDrift
-from agentlib.offline.replies import Reply
+from agentlib.offline.script import Reply
 
 FORMAT = "agentlib-cassette/1"
 RECORD_HOW = 'connect("anthropic", record=PATH)'  # how a learner makes a cassette

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from .sandbox import Workspace
 from .tools import Toolbox, tool
-from .workspace import Workspace
 
 
 def _bash(ws: Workspace):

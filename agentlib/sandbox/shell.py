@@ -11,9 +11,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from ..errors import ToolError
 from . import isolation
-from .errors import ToolError
-from .seed import seed_is_dangerous  # noqa: F401 - notebook 01 imports it from here
 
 MAX_OUTPUT_CHARS = 50_000
 _KEEP_BYTES = 4 * MAX_OUTPUT_CHARS  # enough bytes for the kept head (and tail) in any UTF-8 text
