@@ -23,6 +23,8 @@ from agentlib.offline.usage import fit_to_budget, input_tokens
 from agentlib.offline.validate import InvalidRequest, validate_request
 
 OFFLINE_MODEL = "agentlib-offline"
+# The live Messages API refuses larger bodies with 413 request_too_large (its errors page).
+MAX_REQUEST_BYTES = 32 * 1024 * 1024
 
 
 class Policy(Protocol):
@@ -52,6 +54,17 @@ def error_answer(status: int, kind: str, message: str, headers: dict | None = No
     """An answer in the API's error shape, so the SDK raises the matching exception."""
     return _json_answer(
         status, {"type": "error", "error": {"type": kind, "message": message}}, headers
+    )
+
+
+def too_large_answer(size: int | None = None) -> HTTPAnswer:
+    """The 413 the live API gives a body over MAX_REQUEST_BYTES (``size`` if known, for the message)."""
+    got = "" if size is None else f" ({size} bytes)"
+    return error_answer(
+        413,
+        "request_too_large",
+        f"Request exceeds the maximum allowed number of bytes{got}: "
+        f"the limit is {MAX_REQUEST_BYTES} bytes (32 MB).",
     )
 
 
@@ -90,6 +103,8 @@ class Offline:
             return _json_answer(200, payload)
         if method != "POST" or path not in ("/v1/messages", "/v1/messages/count_tokens"):
             return error_answer(404, "not_found_error", f"Not found: {method} {path}")
+        if len(body) > MAX_REQUEST_BYTES:
+            return too_large_answer(len(body))
         for fault in self.faults:
             taken = fault.take()
             if taken:
