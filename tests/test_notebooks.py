@@ -77,10 +77,7 @@ def test_notebook_is_committed_clean(name):
     assert nb.cells[0].source.startswith("# ") and "Exercises" in nb.cells[-1].source
 
 
-def test_notebooks_match_their_sources():
-    done = subprocess.run([sys.executable, str(NOTEBOOKS / "build.py"), "--check"],
-                          capture_output=True, text=True)  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
+# the committed notebooks match their sources: tests/test_notebook_sources.py
 
 
 def test_00_setup_runs_offline_and_draws_one_run(tmp_path):

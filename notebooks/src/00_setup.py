@@ -1,4 +1,10 @@
-# Source of notebooks/00_setup.ipynb (build with: python notebooks/build.py)
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
 
 # %% [markdown]
 # # 00 · Set up

@@ -1,4 +1,10 @@
-# Source of notebooks/01_agent_loop.ipynb (build with: python notebooks/build.py)
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
 
 # %% [markdown]
 # # s01 · The agent loop
@@ -169,6 +175,7 @@ def run_bash(command: str, timeout: float = 120) -> str:
     out = (r.stdout + r.stderr).strip()
     return out[:50000] if out else "(no output)"
 
+
 # %% [markdown]
 # Each behaviour, shown: merged output, an empty result, a cut, a timeout.
 
@@ -251,6 +258,7 @@ print("\n".join(block.text for block in response.content if block.type == "text"
 if OFFLINE:
     assert response.stop_reason == "end_turn" and "main.py" in response.content[0].text
 
+
 # %% [markdown]
 # ## 6. The whole loop
 #
@@ -278,6 +286,7 @@ def agent_loop(messages: list):
                     "content": output,
                 })
         messages.append({"role": "user", "content": results})
+
 
 # %% [markdown]
 # One exit: `stop_reason != "tool_use"`. `max_tokens=8000` caps each *reply* (tool requests
@@ -482,6 +491,7 @@ print("getenv-style:", env.get("MODEL_ID"))
 # %% tags=["raises-exception"]
 MODEL_FROM_ENV = env["MODEL_ID"]
 
+
 # %% [markdown]
 # ## 13. The REPL: history across questions
 #
@@ -502,6 +512,7 @@ def ask(history: list, query: str) -> None:
         for block in response_content:
             if hasattr(block, "text"):
                 print(block.text)
+
 
 # %%
 history = []

@@ -1,4 +1,10 @@
-# Source of notebooks/02_tool_use.ipynb (build with: python notebooks/build.py)
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
 
 # %% [markdown]
 # # s02 · Tool use
@@ -50,6 +56,7 @@ def run_bash(command: str) -> str:
     except subprocess.TimeoutExpired:
         return "Error: Timeout (120s)"
 
+
 # %% [markdown]
 # ## 1. Why bash alone is not enough
 #
@@ -78,6 +85,7 @@ print(len(shown), "characters; the last line the model sees:", repr(shown.splitl
 (WORKDIR / "config.txt").write_text("data_dir = old\nlabel = A\n")
 print(run_bash("sed -i 's/old/data/raw/' config.txt"))
 print(run_bash("sed -i 's/A/R&D/' config.txt && cat config.txt"))
+
 
 # %% [markdown]
 # The first edit failed with a message about `sed`'s syntax; the second "worked" and wrote
@@ -214,6 +222,7 @@ print(ws.write_file("linked.txt", "a new file inside\n"))
 print("the outside file says:", (OUTSIDE / "secret.txt").read_text())
 assert (OUTSIDE / "secret.txt").read_text() == "a secret from outside the workspace\n"
 
+
 # %% [markdown]
 # ## 4. The file tools
 #
@@ -235,6 +244,7 @@ def run_read(path: str, limit: int = None) -> str:
 
 print(run_read("big.txt", limit=3))
 
+
 # %% [markdown]
 # `write_file` creates parent folders and *replaces* the file: an explicit overwrite, no
 # "append or replace?" ambiguity. (The seed counts characters and calls them bytes; `é` is two
@@ -251,6 +261,7 @@ def run_write(path: str, content: str) -> str:
         return f"Error: {e}"
 
 print(run_write("notes/café.txt", "café\n"), "|", ws.write_file("notes/café.txt", "café\n"))
+
 
 # %% [markdown]
 # `edit_file` replaces an exact `old_text`. The model must quote what is there now, so it has
@@ -285,6 +296,7 @@ try:
 except agentlib.ToolError as refusal:
     print(refusal)
 
+
 # %% [markdown]
 # `glob` finds files by pattern, inside the workspace only (relative patterns, no `..`), sorted:
 
@@ -297,6 +309,7 @@ def run_glob(pattern: str) -> str:
 
 print(run_glob("**/*.txt"))
 print(run_glob("/etc/*"))
+
 
 # %% [markdown]
 # ## 5. `TOOLS` and `TOOL_HANDLERS`: the menu and the kitchen
@@ -328,6 +341,7 @@ TOOL_HANDLERS = {
     "edit_file":  lambda **kw: run_edit(kw["path"], kw["old_text"], kw["new_text"]),
     "glob":       lambda **kw: run_glob(kw["pattern"]),
 }
+
 
 # %% [markdown]
 # Dispatch is one dictionary lookup where there would otherwise be a growing chain:
@@ -419,6 +433,7 @@ for message in normalize_messages(broken):
     print(message)
 reply = client.messages.create(model=MODEL, max_tokens=1000, tools=TOOLS, messages=normalize_messages(broken))
 print("accepted:", reply.stop_reason)
+
 
 # %% [markdown]
 # ## 7. The loop, unchanged
@@ -512,6 +527,7 @@ def slow_toolbox(read_only: bool) -> Toolbox:
         return ws.read_file(path)
     return Toolbox([slow_read])
 
+
 # %%
 for read_only in (True, False):
     both = agentlib.offline.reply(call("slow_read", path="config.txt"), call("slow_read", path="big.txt"))
@@ -541,6 +557,7 @@ def ask(query: str):
     history.append({"role": "user", "content": query})
     agent_loop(history)
     return show(history[start:], offline=OFFLINE)
+
 
 # %%
 ask("Read the file requirements.txt")

@@ -1,4 +1,10 @@
-# Source of notebooks/03_your_own_tool.ipynb (build with: python notebooks/build.py)
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
 
 # %% [markdown]
 # # After s02 · Add a tool of your own
@@ -28,6 +34,7 @@ from agentlib.course import check_exercise
 ws = agentlib.Workspace(WORKSPACE or tempfile.mkdtemp(prefix="s03-"))
 client, MODEL = connect(backend=BACKEND)
 OFFLINE = "offline" in MODEL  # checks marked `if OFFLINE:` hold for the scripted model only
+
 
 # %% [markdown]
 # ## Step 1: the function
@@ -102,6 +109,7 @@ def answer_with_result(request: dict):
     result = request["messages"][-1]["content"][0]["content"]
     return say(f"The sentence has {result} words (counted by word_count).")
 
+
 # %%
 from agentlib.widgets import live
 
@@ -173,6 +181,7 @@ print(check_exercise(s02.TOOLS, TOOL_HANDLERS, name="word_count"))
 # %%
 print(check_exercise(TOOLS, s02.TOOL_HANDLERS, name="word_count"))
 
+
 # %% [markdown]
 # **The schema and the function disagree**: the schema says `text`, the function wants `words`.
 
@@ -181,6 +190,7 @@ def word_count_renamed(words: str) -> str:
     return str(len(words.split()))
 
 print(check_exercise(TOOLS, {**TOOL_HANDLERS, "word_count": word_count_renamed}, name="word_count"))
+
 
 # %% [markdown]
 # **The function raises**: here it tries to turn the text into a number.
