@@ -63,7 +63,7 @@ def _check_tools(tools: Any) -> set[str]:
         name = spec.get("name")
         if name is None:
             raise InvalidRequest(f"{where}.name: Field required")
-        if not isinstance(name, str) or not TOOL_NAME.match(name):
+        if not isinstance(name, str) or not TOOL_NAME.fullmatch(name):
             raise InvalidRequest(f"{where}.name: String should match pattern '{TOOL_NAME.pattern}'")
         if "description" in spec and not isinstance(spec["description"], str):
             raise InvalidRequest(f"{where}.description: Input should be a valid string")
