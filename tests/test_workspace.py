@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import warnings
 
@@ -10,6 +11,7 @@ import pytest
 
 from agentlib.errors import ConfigError, PathEscapeError, ToolError
 from agentlib.sandbox import files, isolation
+from agentlib.sandbox.limits import Limits
 from agentlib.sandbox.workspace import Workspace
 from agentlib.seed import seed_safe_path
 
@@ -181,30 +183,58 @@ def test_glob_refuses_patterns_that_leave_the_workspace(ws, pattern):
 
 # -- isolation choice --------------------------------------------------------------------------
 @pytest.fixture
-def no_bwrap(monkeypatch):
-    """Hide bubblewrap from PATH so the probe fails the way it does on a machine without it."""
-    monkeypatch.setenv("PATH", "/nonexistent")
-    isolation.probe.cache_clear()
-    monkeypatch.setattr(isolation, "_warned", False)
-    yield
-    isolation.probe.cache_clear()
+def only_on_path(monkeypatch, tmp_path):
+    """Keep only the named tools on PATH, the way a machine without the others looks."""
+
+    def keep(*names):
+        folder = tmp_path / "path"
+        folder.mkdir()
+        for name in names:
+            found = shutil.which(name)
+            if found is None:
+                pytest.skip(f"{name} is not installed here")
+            os.symlink(found, folder / name)
+        monkeypatch.setenv("PATH", str(folder))
+        isolation._probe.cache_clear()
+        monkeypatch.setattr(isolation, "_warned", False)
+
+    yield keep
+    isolation._probe.cache_clear()
 
 
-def test_bwrap_requested_but_missing_is_a_clear_error(tmp_path, no_bwrap):
-    with pytest.raises(ConfigError, match="bubblewrap is not installed"):
+def test_bwrap_requested_but_missing_is_a_clear_error(tmp_path, only_on_path):
+    only_on_path()
+    with pytest.raises(ConfigError, match="bwrap is not installed"):
         Workspace(tmp_path, isolation="bwrap")
 
 
-def test_auto_falls_back_and_says_so_once(tmp_path, no_bwrap):
+def test_auto_falls_back_to_none_and_says_what_holds_once(tmp_path, only_on_path):
+    only_on_path()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         first = Workspace(tmp_path / "a", isolation="auto")
         second = Workspace(tmp_path / "b", isolation="auto")
     assert first.isolation == second.isolation == "none"
     assert [str(w.message) for w in caught] == [
-        "bash runs without OS isolation: bubblewrap is not installed "
-        "(Debian/Ubuntu: apt-get install bubblewrap)"
+        "bash runs without bubblewrap (bwrap is not installed (Debian/Ubuntu: apt-get install "
+        "bubblewrap)): it can read the environment of your other processes (the shell that "
+        "started Python, with any key exported there) and any file you can (the project's .env "
+        "included), and reach the network"
     ]
+
+
+def test_auto_without_bwrap_takes_a_pid_namespace_where_unshare_works(tmp_path, only_on_path):
+    only_on_path("unshare")
+    works, why = isolation.probe("unshare")
+    if not works:
+        pytest.skip(f"no user namespaces here: {why}")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ws = Workspace(tmp_path, isolation="auto")
+    assert ws.isolation == "unshare"
+    assert "own PID namespace" in str(caught[0].message)
+    assert ".env" in str(caught[0].message)
+    assert ws.bash("echo /proc/[0-9]*") == "/proc/1"  # its own shell, no host process
 
 
 def test_unknown_isolation_value(tmp_path):
@@ -216,14 +246,14 @@ def test_none_reports_none(tmp_path):
     assert Workspace(tmp_path, isolation="none").isolation == "none"
 
 
-def test_glob_search_is_bounded(ws, monkeypatch):
-    from agentlib.sandbox import globbing
-
+def test_glob_search_is_bounded(ws):
     for i in range(30):
         ws.write_file(f"d{i}/f.txt", "")
-    monkeypatch.setattr(globbing, "MAX_VISITED", 10)
-    out = ws.glob("**/*.txt")
-    assert out.splitlines()[-1].startswith("(search stopped after")
+    small = Workspace(ws.root, isolation="none", limits=Limits(glob_entries=10))
+    out = small.glob("**/*.txt")
+    assert out.splitlines()[-1] == (
+        "(search stopped after 10 entries, the glob_entries bound; narrow the pattern)"
+    )
     assert len(out.splitlines()) < 31
 
 

@@ -1,4 +1,4 @@
-"""OS isolation for the bash tool: a bubblewrap sandbox where it works, process hardening everywhere."""
+"""OS isolation for the bash tool: bubblewrap where it works, else a PID namespace, hardening everywhere."""
 
 from __future__ import annotations
 
@@ -49,6 +49,8 @@ _ETC_ENTRIES = (
     f"python{sys.version_info[0]}.{sys.version_info[1]}",
 )
 _PR_SET_DUMPABLE, _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS, _PR_CAP_AMBIENT = 4, 24, 38, 47
+SANDBOX_ID = 1000  # the uid and gid a root caller's commands get inside their user namespace
+MODES = ("bwrap", "unshare", "none")  # strongest first; "auto" takes the first that works
 _warned = False
 
 
@@ -58,9 +60,8 @@ def child_env(isolated: bool) -> dict[str, str]:
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
     env.setdefault("LANG", "C.UTF-8")
     if isolated:
-        prefixes = [p for p in dict.fromkeys((sys.prefix, sys.base_prefix)) if _outside_usr(p)]
         env["PATH"] = ":".join(
-            [f"{p}/bin" for p in prefixes] + ["/usr/local/bin", "/usr/bin", "/bin"]
+            [f"{p}/bin" for p in _python_prefixes()] + ["/usr/local/bin", "/usr/bin", "/bin"]
         )
         env["HOME"] = env["TMPDIR"] = "/tmp"
     return env
@@ -70,13 +71,32 @@ def _outside_usr(path: str) -> bool:
     return not Path(path).resolve().is_relative_to("/usr")
 
 
-def bwrap_argv(workdir: Path, env: dict[str, str], argv: list[str]) -> list[str]:
-    """The bubblewrap command line: read-only system, private /tmp, only ``workdir`` writable."""
-    args = [
-        "bwrap",
-        "--die-with-parent",
-        "--new-session",
-        "--unshare-user-try",
+def inner_ids() -> tuple[int, int]:
+    """The uid and gid a command has inside its namespace: yours, or SANDBOX_ID instead of root's 0."""
+    uid, gid = os.getuid(), os.getgid()
+    return (uid or SANDBOX_ID), (gid if uid else SANDBOX_ID)
+
+
+@functools.lru_cache(maxsize=1)
+def bwrap_options() -> frozenset[str]:
+    """The options the installed bwrap lists in its help (``--disable-userns`` and ``--size`` are recent)."""
+    try:
+        done = subprocess.run(["bwrap", "--help"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset()
+    return frozenset(w for w in (done.stdout + done.stderr).split() if w.startswith("--"))
+
+
+def bwrap_argv(workdir: Path, env: dict[str, str], argv: list[str], tmp_bytes: int) -> list[str]:
+    """The bubblewrap command line: no capabilities, your uid (never 0), read-only system, small /tmp."""
+    uid, gid = inner_ids()
+    options = bwrap_options()
+    args = ["bwrap", "--die-with-parent", "--new-session", "--unshare-user"]
+    # root outside must not be root inside: bwrap would keep nearly every capability
+    args += ["--uid", str(uid), "--gid", str(gid), "--cap-drop", "ALL"]
+    if "--disable-userns" in options:  # no nested namespace in which to become root again
+        args.append("--disable-userns")
+    args += [
         "--unshare-ipc",
         "--unshare-pid",
         "--unshare-net",
@@ -96,49 +116,110 @@ def bwrap_argv(workdir: Path, env: dict[str, str], argv: list[str]) -> list[str]
             args += ["--ro-bind", top, top]
     for name in _ETC_ENTRIES:
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-    for prefix in dict.fromkeys((sys.prefix, sys.base_prefix)):
-        if _outside_usr(prefix):  # so `python` in the sandbox is the course's interpreter
-            args += ["--ro-bind-try", prefix, prefix]
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    if "--size" in options:
+        args += ["--size", str(tmp_bytes)]
+    args += ["--tmpfs", "/tmp"]
+    for prefix in _python_prefixes():  # so `python` in the sandbox is the course's interpreter
+        args += ["--ro-bind", prefix, prefix]
     args += ["--bind", str(workdir), str(workdir), "--chdir", str(workdir)]
     for key, value in env.items():
         args += ["--setenv", key, value]
     return [*args, "--", *argv]
 
 
-@functools.lru_cache(maxsize=1)
-def probe() -> tuple[bool, str]:
-    """Try bubblewrap once per process: (works, reason it does not)."""
+def _python_prefixes() -> list[str]:
+    """sys.prefix and base_prefix outside /usr that this user can enter (root's ~ is closed to others)."""
+    prefixes = dict.fromkeys((sys.prefix, sys.base_prefix))
+    return [p for p in prefixes if _outside_usr(p) and os.access(p, os.R_OK | os.X_OK)]
+
+
+def unshare_argv(argv: list[str]) -> list[str]:
+    """util-linux unshare: own user and PID namespaces and /proc, so host processes are out of sight."""
+    uid, gid = inner_ids()
+    return [
+        "unshare",
+        "--user",
+        f"--map-user={uid}",
+        f"--map-group={gid}",
+        "--pid",
+        "--fork",
+        "--mount-proc",
+        "--kill-child",
+        "--",
+        *argv,
+    ]
+
+
+def probe(mode: str = "bwrap") -> tuple[bool, str]:
+    """Try ``mode`` ("bwrap" or "unshare") once per process and user: (works, reason it does not)."""
+    return _probe(mode, os.geteuid())
+
+
+@functools.lru_cache(maxsize=8)
+def _probe(mode: str, euid: int) -> tuple[bool, str]:
     if not sys.platform.startswith("linux"):
-        return False, f"bubblewrap is Linux-only (this is {sys.platform})"
-    if shutil.which("bwrap") is None:
-        return False, "bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+        return False, f"{mode} is Linux-only (this is {sys.platform})"
+    if shutil.which(mode) is None:
+        package = "bubblewrap" if mode == "bwrap" else "util-linux"
+        return False, f"{mode} is not installed (Debian/Ubuntu: apt-get install {package})"
     with tempfile.TemporaryDirectory() as tmp:
-        argv = bwrap_argv(Path(tmp), child_env(True), ["/bin/sh", "-c", "true"])
+        command = ["/bin/sh", "-c", "true"]
+        if mode == "bwrap":
+            argv = bwrap_argv(Path(tmp), child_env(True), command, 1 << 20)
+        else:
+            argv = unshare_argv(command)
         try:
-            done = subprocess.run(argv, capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
+            done = subprocess.run(
+                argv,
+                capture_output=True,
+                timeout=20,
+                stdin=subprocess.DEVNULL,
+                preexec_fn=no_new_privileges,
+            )
         except (OSError, subprocess.TimeoutExpired) as exc:
-            return False, f"bubblewrap could not start: {exc}"
+            return False, f"{mode} could not start: {exc}"
     if done.returncode != 0:
         why = done.stderr.decode(errors="replace").strip() or f"exit code {done.returncode}"
-        return False, f"bubblewrap does not work here ({why})"
+        return False, f"{mode} does not work here ({why})"
     return True, ""
 
 
+# what each fallback leaves open, said in the "auto" warning (the README's table measures it)
+_WHAT_HOLDS = {
+    "unshare": "its own PID namespace hides your other processes, but it can read and write any "
+    "file you can (the project's .env included) and reach the network",
+    "none": "it can read the environment of your other processes (the shell that started "
+    "Python, with any key exported there) and any file you can (the project's .env "
+    "included), and reach the network",
+}
+
+
 def choose(requested: str) -> str:
-    """Pick the active isolation for ``requested`` ("auto" or "bwrap"): "bwrap" or "none"."""
+    """The active isolation for ``requested`` ("auto" or a mode); "auto" warns once when it falls back."""
     global _warned
-    works, why = probe()
-    if works:
-        return "bwrap"
-    if requested == "bwrap":
-        raise ConfigError(
-            f"isolation='bwrap' was requested but {why}; use isolation='auto' or 'none'"
-        )
-    if not _warned:
+    if requested == "none":
+        return "none"
+    if requested != "auto":
+        works, why = probe(requested)
+        if not works:
+            raise ConfigError(
+                f"isolation={requested!r} was requested but {why}; use isolation='auto' or 'none'"
+            )
+        return requested
+    reasons = []
+    for mode in MODES[:-1]:
+        works, why = probe(mode)
+        if works:
+            break
+        reasons.append(why)
+    else:
+        mode = "none"
+    if mode != "bwrap" and not _warned:
         _warned = True
-        warnings.warn(f"bash runs without OS isolation: {why}", RuntimeWarning, stacklevel=3)
-    return "none"
+        message = f"bash runs without bubblewrap ({reasons[0]}): {_WHAT_HOLDS[mode]}"
+        warnings.warn(message, RuntimeWarning, stacklevel=3)
+    return mode
 
 
 def _libc():
@@ -185,6 +266,12 @@ def _last_cap() -> int:
 _LAST_CAP = _last_cap() if _LIBC is not None else 0
 
 
+def no_new_privileges() -> None:
+    """Run in the child before exec: setuid files and file capabilities stop working for good."""
+    if _LIBC is not None:
+        _LIBC.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+
+
 def drop_privileges() -> None:
     """Run in the child before exec: no new privileges, and root loses every capability.
 
@@ -192,7 +279,7 @@ def drop_privileges() -> None:
     """
     if _LIBC is None:
         return
-    _LIBC.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    no_new_privileges()
     if os.geteuid() != 0:
         return
     for cap in range(_LAST_CAP + 1):

@@ -13,9 +13,8 @@ from pathlib import Path
 
 from ..errors import ToolError
 from . import isolation
+from .limits import DEFAULT_LIMITS, CallCgroup, Limits, megabytes
 
-MAX_OUTPUT_CHARS = 50_000
-_KEEP_BYTES = 4 * MAX_OUTPUT_CHARS  # enough bytes for the kept head (and tail) in any UTF-8 text
 _EXIT_GRACE_S = 0.2  # after the shell exits, how long to wait for output its children still write
 _SEPARATORS = {";", ";;", "&", "&&", "|", "||", "|&", "(", ")", "{", "}", "!"}
 _REDIRECTS = {">", ">>", ">|", "&>", "&>>", ">&"}
@@ -73,19 +72,19 @@ def _removes_root(args: list[str]) -> bool:
 class _Capture:
     """Keeps the first and last bytes of a stream of any size in bounded memory."""
 
-    def __init__(self) -> None:
-        self.head, self.tail, self.total = bytearray(), bytearray(), 0
+    def __init__(self, keep: int) -> None:
+        self.head, self.tail, self.total, self.keep = bytearray(), bytearray(), 0, keep
 
     def add(self, chunk: bytes) -> None:
         self.total += len(chunk)
-        room = _KEEP_BYTES - len(self.head)
+        room = self.keep - len(self.head)
         if room > 0:
             self.head += chunk[:room]
             chunk = chunk[room:]
         if chunk:
             self.tail += chunk
-            if len(self.tail) > _KEEP_BYTES:
-                del self.tail[: len(self.tail) - _KEEP_BYTES]
+            if len(self.tail) > self.keep:
+                del self.tail[: len(self.tail) - self.keep]
 
     def text(self, budget: int) -> str:
         """Decode (bad bytes replaced) and cut to ``budget`` characters, head and tail kept."""
@@ -104,9 +103,16 @@ class _Capture:
 
 
 def run_command(
-    command: str, *, cwd: str | os.PathLike, timeout: float = 120, isolated: bool = False
+    command: str,
+    *,
+    cwd: str | os.PathLike,
+    mode: str = "none",
+    limits: Limits = DEFAULT_LIMITS,
 ) -> str:
-    """Run ``command`` with bash in ``cwd``; return its combined output (raises ToolError on refusal/timeout)."""
+    """Run ``command`` with bash in ``cwd`` under ``mode``'s isolation and ``limits``; return its output.
+
+    Raises ToolError on refusal or timeout; a bound that was hit is named at the end of the output.
+    """
     if not isinstance(command, str) or not command.strip():
         raise ToolError("command is empty; give a shell command to run")
     if "\x00" in command:
@@ -118,10 +124,21 @@ def run_command(
             "(a guard rail from the course, not a security boundary)"
         )
     isolation.make_non_dumpable()
-    env = isolation.child_env(isolated)
-    argv = [_SHELL, "-c", command]
-    if isolated:
-        argv = isolation.bwrap_argv(Path(cwd), env, argv)
+    env = isolation.child_env(mode == "bwrap")
+    argv = _bounded(command, limits, mode)
+    if mode == "bwrap":
+        argv = isolation.bwrap_argv(Path(cwd), env, argv, limits.tmp_bytes)
+    elif mode == "unshare":
+        argv = isolation.unshare_argv(argv)
+    cgroup = CallCgroup.create(limits)
+    # root keeps its capabilities only as long as bwrap/unshare need them to build the namespaces
+    harden = isolation.drop_privileges if mode == "none" else isolation.no_new_privileges
+
+    def prepare_child() -> None:
+        if cgroup is not None:
+            cgroup.attach()
+        harden()
+
     try:
         proc = subprocess.Popen(
             argv,
@@ -131,12 +148,14 @@ def run_command(
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # own group: one kill stops all
-            preexec_fn=None if isolated else isolation.drop_privileges,
+            preexec_fn=prepare_child,
         )
-    except OSError as exc:
+    except (OSError, subprocess.SubprocessError) as exc:
+        if cgroup is not None:
+            cgroup.remove()
         raise ToolError(f"Could not start the shell: {exc}") from None
-    capture = _Capture()
-    deadline = time.monotonic() + timeout
+    capture = _Capture(4 * limits.output_chars)  # bytes enough for the kept chars in any UTF-8
+    deadline = time.monotonic() + limits.bash_seconds
     timed_out = _pump(proc, capture, deadline)
     if not timed_out:  # EOF can come before the exit (coreutils close stdout first)
         try:
@@ -149,15 +168,77 @@ def run_command(
         pass
     proc.wait()
     proc.stdout.close()
+    hits = cgroup.hits() if cgroup is not None else (False, False)
+    if cgroup is not None:
+        cgroup.remove()
     if timed_out:
-        partial = capture.text(MAX_OUTPUT_CHARS - 200) or "(no output)"
+        partial = capture.text(limits.output_chars - 200) or "(no output)"
         raise ToolError(
-            f"Timeout ({timeout:g}s): the command and everything it started were "
+            f"Timeout ({limits.bash_seconds:g}s): the command and everything it started were "
             f"stopped. Output so far:\n{partial}"
         )
     status = f"\n[exit code {proc.returncode}]" if proc.returncode else ""
-    out = capture.text(MAX_OUTPUT_CHARS - len(status)) or "(no output)"
+    head = capture.text(4000)  # the bound messages appear early in a failing command's output
+    tail = capture.text(limits.output_chars)[-4000:]
+    status += "".join(_bounds_hit(head + tail, hits, limits, mode, cgroup))
+    out = capture.text(limits.output_chars - len(status)) or "(no output)"
     return out + status
+
+
+def _bounded(command: str, limits: Limits, mode: str) -> list[str]:
+    """bash that sets the call's rlimits, then runs ``command`` (inside the namespace, if any)."""
+    setup = f"ulimit -v {limits.memory_bytes // 1024} || exit 125; "
+    processes = limits.processes
+    if mode == "none":  # no namespace: NPROC counts every process this user already runs
+        processes += _processes_of(os.getuid())
+    setup += f"ulimit -u {processes} || exit 125; "
+    return [_SHELL, "-c", setup + 'exec "$0" -c "$1"', _SHELL, command]
+
+
+def _processes_of(uid: int) -> int:
+    """How many processes and threads ``uid`` runs now (Linux /proc; 0 where there is none)."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return 0
+    count = 0
+    for name in names:
+        try:
+            if name.isdigit() and os.stat(f"/proc/{name}").st_uid == uid:
+                count += len(os.listdir(f"/proc/{name}/task"))
+        except OSError:
+            pass  # it exited meanwhile
+    return count
+
+
+_MEMORY_SIGNS = ("Cannot allocate memory", "MemoryError", "bad_alloc", "xmalloc", "out of memory")
+_PROCESS_SIGNS = ("fork: retry", "fork: Resource temporarily unavailable", "fork failed")
+
+
+def _bounds_hit(
+    output: str, hits: tuple[bool, bool], limits: Limits, mode: str, cgroup: CallCgroup | None
+) -> list[str]:
+    """Lines naming each bound the command ran into: the cgroup's counters, else its error text."""
+    whole_call = f", and the whole call together ({cgroup.kind})" if cgroup else ""
+    found = []
+    if hits[0] or any(sign in output for sign in _MEMORY_SIGNS):
+        found.append(
+            f"\n[memory bound hit: each process may use {megabytes(limits.memory_bytes)} "
+            f"(RLIMIT_AS){whole_call}; Limits.memory_bytes]"
+        )
+    if hits[1] or any(sign in output for sign in _PROCESS_SIGNS):
+        how = f"pids limit, {cgroup.kind}" if cgroup else "RLIMIT_NPROC"
+        found.append(
+            f"\n[process bound hit: at most {limits.processes} processes and threads ({how}); "
+            "Limits.processes]"
+        )
+    full = [ln for ln in output.splitlines() if "No space left on device" in ln]
+    if mode == "bwrap" and any("unshare" not in ln for ln in full):  # unshare: the userns ban
+        found.append(
+            f"\n[disk full: the private /tmp holds {megabytes(limits.tmp_bytes)} "
+            "(Limits.tmp_bytes); if the command wrote to the workspace, its disk is full]"
+        )
+    return found
 
 
 def _pump(proc: subprocess.Popen, capture: _Capture, deadline: float) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import secrets
 import stat
@@ -9,35 +10,49 @@ from pathlib import Path
 
 from ..errors import PathEscapeError, ToolError
 from . import files, globbing, isolation, shell
+from .limits import DEFAULT_LIMITS, Limits
 
-MAX_OUTPUT_CHARS = shell.MAX_OUTPUT_CHARS  # the same cap on what any tool hands the model
-MAX_FILE_BYTES = 10 * 1024 * 1024  # read, edit and write refuse or cut beyond this
+_CHUNK_BYTES = 1 << 20  # read_file never asks the OS for more at once, whatever the file's size
 MAX_PATH_BYTES = 4096  # PATH_MAX on Linux
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 _READ_FLAGS |= getattr(os, "O_BINARY", 0)
 
 
-def cap_text(text: str, what: str) -> str:
-    """Cut ``text`` to MAX_OUTPUT_CHARS, keeping the start and saying that (and how much) was cut."""
-    if len(text) <= MAX_OUTPUT_CHARS:
+def cap_text(text: str, what: str, limit: int = DEFAULT_LIMITS.output_chars) -> str:
+    """Cut ``text`` to ``limit`` characters, keeping the start and saying that (and how much) was cut."""
+    if len(text) <= limit:
         return text
     marker = f"\n... [cut: {what} has {len(text)} characters; only the first ones are shown]"
-    return text[: MAX_OUTPUT_CHARS - len(marker)] + marker
+    return text[: limit - len(marker)] + marker
 
 
 class Workspace:
     """A folder the agent may work in; every file tool stays inside it, bash runs with it as cwd."""
 
-    def __init__(self, root: str | os.PathLike, *, isolation: str = "auto", timeout: float = 120):
+    def __init__(
+        self,
+        root: str | os.PathLike,
+        *,
+        isolation: str = "auto",
+        timeout: float | None = None,
+        limits: Limits = DEFAULT_LIMITS,
+    ):
         given = Path(root).expanduser().absolute()
         given.mkdir(parents=True, exist_ok=True)
         self.root = given.resolve()
         self._given = given
-        self.timeout = timeout
+        if timeout is not None:  # the older spelling of limits.bash_seconds
+            limits = dataclasses.replace(limits, bash_seconds=timeout)
+        self.limits = limits
         self.isolation = _choose_isolation(isolation)
         self._root_fd = None
         if files.HAS_DIR_FD:  # a handle on the root: later renames of paths cannot move it
             self._root_fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+
+    @property
+    def timeout(self) -> float:
+        """Seconds a bash call may run (``limits.bash_seconds``)."""
+        return self.limits.bash_seconds
 
     def __repr__(self) -> str:
         return f"Workspace({str(self.root)!r}, isolation={self.isolation!r})"
@@ -115,16 +130,16 @@ class Workspace:
         return files.open_beneath(self._root(), rel, _READ_FLAGS)
 
     def _read_bytes(self, path: str, fd: int) -> tuple[bytes, bool]:
-        size = self._check_regular(path, fd).st_size
-        chunks, total = [], 0
-        while total <= MAX_FILE_BYTES:  # read in pieces: the size may change under us
-            chunk = os.read(fd, max(size + 1 - total, 1 << 16))
+        """At most file_bytes, in bounded chunks (a sparse file's size says nothing of its cost)."""
+        self._check_regular(path, fd)
+        cap = self.limits.file_bytes
+        data = bytearray()
+        while len(data) <= cap:  # one byte past the cap tells that there is more
+            chunk = os.read(fd, min(_CHUNK_BYTES, cap + 1 - len(data)))
             if not chunk:
                 break
-            chunks.append(chunk)
-            total += len(chunk)
-        data = b"".join(chunks)
-        return data[:MAX_FILE_BYTES], len(data) > MAX_FILE_BYTES
+            data += chunk
+        return bytes(data[:cap]), len(data) > cap
 
     # -- file tools ----------------------------------------------------------------------
     def _read_all(self, path: str) -> tuple[bytes, bool]:
@@ -147,18 +162,18 @@ class Workspace:
             lines = [*lines[:limit], f"... ({len(lines) - limit} more lines)"]
         text = "\n".join(lines)
         if cut:
-            text += f"\n... [cut: {path} is larger than {MAX_FILE_BYTES} bytes; read the rest with bash]"
-        return cap_text(text, path)
+            text += (
+                f"\n... [cut: {path} is larger than the {self.limits.file_bytes}-byte read "
+                "bound (Limits.file_bytes); read the rest with bash]"
+            )
+        return cap_text(text, path, self.limits.output_chars)
 
     def write_file(self, path: str, content: str) -> str:
         """Create or replace a file atomically, making parent folders; report the bytes written."""
         if not isinstance(content, str):
             raise ToolError("content must be a string")
         data = content.encode("utf-8", "surrogateescape")
-        if len(data) > MAX_FILE_BYTES:
-            raise ToolError(
-                f"Cannot write {path}: {len(data)} bytes is over the {MAX_FILE_BYTES} limit"
-            )
+        self._check_size(path, "write", len(data))
         try:
             self._replace(path, data, create_dirs=True)
         except OSError as exc:
@@ -172,7 +187,10 @@ class Workspace:
         try:
             data, cut = self._read_all(path)
             if cut:
-                raise ToolError(f"Cannot edit {path}: it is larger than {MAX_FILE_BYTES} bytes")
+                raise ToolError(
+                    f"Cannot edit {path}: it is larger than the {self.limits.file_bytes}-byte "
+                    "bound on what a file tool reads (Limits.file_bytes); use bash"
+                )
             content = data.decode("utf-8", "surrogateescape")
             old, new = _match_line_endings(content, old_text, new_text)
             count = content.count(old)
@@ -183,11 +201,22 @@ class Workspace:
                     f"old_text occurs {count} times in {path}; include more surrounding lines "
                     "so it is unique, or set replace_all to replace every occurrence"
                 )
+            # the size of the result, known before it is built: nothing is written past the bound
+            growth = len(_encode(new)) - len(_encode(old))
+            self._check_size(path, "edit", len(data) + (count if replace_all else 1) * growth)
             updated = content.replace(old, new) if replace_all else content.replace(old, new, 1)
-            self._replace(path, updated.encode("utf-8", "surrogateescape"), create_dirs=False)
+            self._replace(path, _encode(updated), create_dirs=False)
         except OSError as exc:
             raise files.explain_oserror(path, exc) from None
         return f"Edited {path}" + (f" ({count} replacements)" if replace_all and count > 1 else "")
+
+    def _check_size(self, path: str, verb: str, size: int) -> None:
+        if size > self.limits.file_bytes:
+            raise ToolError(
+                f"Cannot {verb} {path}: the result would be {size} bytes, over the "
+                f"{self.limits.file_bytes}-byte "
+                "bound on what a file tool writes (Limits.file_bytes); nothing was changed"
+            )
 
     def glob(self, pattern: str) -> str:
         """List workspace paths matching ``pattern`` (``**`` for any depth), sorted, at most 200."""
@@ -195,16 +224,14 @@ class Workspace:
             globbing.check_pattern(pattern)
             found = (p.relative_to(self.root).as_posix() for p in self.root.glob(pattern))
             return globbing.listing([p for p in found if self._stays_inside(p)], pattern)
-        return globbing.glob(self._root(), pattern)
+        return globbing.glob(self._root(), pattern, self.limits)
 
     def bash(self, command: str, timeout: float | None = None) -> str:
         """Run a shell command in the workspace (isolated where the machine allows it)."""
-        return shell.run_command(
-            command,
-            cwd=self.root,
-            timeout=self.timeout if timeout is None else timeout,
-            isolated=self.isolation == "bwrap",
-        )
+        limits = self.limits
+        if timeout is not None:
+            limits = dataclasses.replace(limits, bash_seconds=timeout)
+        return shell.run_command(command, cwd=self.root, mode=self.isolation, limits=limits)
 
     def _replace(self, path: str, data: bytes, *, create_dirs: bool) -> None:
         """Write through a temp file and a rename in the same folder: links are replaced, never followed."""
@@ -219,6 +246,10 @@ class Workspace:
         files.replace_beneath(self._root(), rel, data, path=path, create_dirs=create_dirs)
 
 
+def _encode(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
 def _match_line_endings(content: str, old: str, new: str) -> tuple[str, str]:
     """Use CRLF in old/new text when the file has CRLF endings and the model sent plain LF."""
     if old in content or "\r\n" not in content or "\n" not in old or "\r" in old:
@@ -230,8 +261,7 @@ def _match_line_endings(content: str, old: str, new: str) -> tuple[str, str]:
 
 
 def _choose_isolation(requested: str) -> str:
-    if requested not in ("auto", "bwrap", "none"):
-        raise ValueError(f"isolation must be 'auto', 'bwrap' or 'none', not {requested!r}")
-    if requested == "none":
-        return "none"
+    if requested != "auto" and requested not in isolation.MODES:
+        names = ", ".join(repr(m) for m in ("auto", *isolation.MODES))
+        raise ValueError(f"isolation must be one of {names}, not {requested!r}")
     return isolation.choose(requested)

@@ -1,0 +1,139 @@
+"""Every bound a tool call runs under, in one table, and the cgroup that enforces the per-call ones."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The bounds of one tool call; override any of them with ``Workspace(root, limits=Limits(...))``."""
+
+    bash_seconds: float = 120.0  # wall time of a bash call; the whole process tree is killed
+    memory_bytes: int = 1 << 30  # each process (RLIMIT_AS); the whole call too where a cgroup works
+    processes: int = 256  # processes and threads of one call (pids cgroup, else RLIMIT_NPROC)
+    tmp_bytes: int = 256 << 20  # the private /tmp under bubblewrap (memory-backed tmpfs)
+    output_chars: int = 50_000  # what any tool hands the model (head and tail kept)
+    file_bytes: int = 10 << 20  # what read_file reads, and what write_file/edit_file produce
+    glob_seconds: float = 10.0  # a glob's search time, checked at every entry
+    glob_entries: int = 200_000  # entries a glob may look at
+    glob_depth: int = 256  # folder levels a glob descends
+
+
+DEFAULT_LIMITS = Limits()
+
+
+def megabytes(n: int) -> str:
+    """Bytes as a whole number of MB, for messages."""
+    return f"{n / (1 << 20):g} MB"
+
+
+# -- cgroups: the only bound on a root caller's processes (the kernel exempts uid 0 from NPROC) --
+_V1 = Path("/sys/fs/cgroup")
+
+
+def _own_cgroups() -> dict[str, str]:
+    """controller -> this process's cgroup path, from /proc/self/cgroup ("" for cgroup v2)."""
+    found = {}
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return found
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        for name in controllers.split(",") if controllers else [""]:
+            found[name] = path
+    return found
+
+
+class CallCgroup:
+    """A fresh cgroup for one call, with pids and memory caps; ``kind`` says which hierarchy."""
+
+    def __init__(self, dirs: dict[str, Path], kind: str) -> None:
+        self.dirs, self.kind = dirs, kind
+
+    @classmethod
+    def create(cls, limits: Limits) -> CallCgroup | None:
+        """Make the cgroup where this process may (root, or a delegated v2 subtree); else None."""
+        mine = _own_cgroups()
+        name = f"agentlib-{secrets.token_hex(6)}"
+        if "pids" in mine and "memory" in mine:  # cgroup v1: one folder per controller
+            parents = {c: _V1 / c / mine[c].lstrip("/") for c in ("pids", "memory")}
+            caps = {"pids": ("pids.max", limits.processes)}
+            caps["memory"] = ("memory.limit_in_bytes", limits.memory_bytes)
+            kind = "cgroup v1"
+        elif "" in mine and (_V1 / "cgroup.controllers").exists():
+            parents = {"v2": _V1 / mine[""].lstrip("/")}
+            kind = "cgroup v2"
+        else:
+            return None
+        dirs: dict[str, Path] = {}
+        try:
+            for controller, parent in parents.items():
+                dirs[controller] = parent / name
+                dirs[controller].mkdir()
+            if kind == "cgroup v2":
+                caps = {"v2": ("pids.max", limits.processes)}
+                (dirs["v2"] / "memory.max").write_text(str(limits.memory_bytes))
+            for controller, (knob, value) in caps.items():
+                (dirs[controller] / knob).write_text(str(value))
+        except OSError:  # read-only, not delegated, or the controller is not enabled
+            cls(dirs, kind).remove()
+            return None
+        return cls(dirs, kind)
+
+    def attach(self) -> None:
+        """Move the calling process into the cgroup (run in the child, before exec)."""
+        for folder in self.dirs.values():
+            fd = os.open(folder / "cgroup.procs", os.O_WRONLY)
+            try:
+                os.write(fd, b"0")
+            finally:
+                os.close(fd)
+
+    def hits(self) -> tuple[bool, bool]:
+        """(memory cap hit, process cap hit) during the call, from the kernel's counters."""
+        pids = self.dirs.get("pids") or self.dirs["v2"]
+        memory = self.dirs.get("memory") or self.dirs["v2"]
+        pid_hit = _counter(pids / "pids.events", "max") > 0
+        events = "memory.oom_control" if self.kind == "cgroup v1" else "memory.events"
+        return _counter(memory / events, "oom_kill") > 0, pid_hit
+
+    def remove(self) -> None:
+        """Kill whatever is left in the cgroup, then delete it."""
+        for folder in self.dirs.values():
+            for _ in range(50):
+                try:
+                    pids = (folder / "cgroup.procs").read_text().split()
+                except OSError:
+                    break
+                for pid in pids:
+                    try:
+                        os.kill(int(pid), signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                try:
+                    folder.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.01)  # killed processes take a moment to leave
+
+
+def _counter(path: Path, key: str) -> int:
+    """The number on the line of a cgroup file that starts with ``key`` (0 if absent)."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return 0
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        if name == key:
+            return int(value)
+    return 0
