@@ -1,0 +1,417 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # s01 · The agent loop, part 1: you are the loop
+#
+# **You will be able to:** make one model call with a tool, run the command it asks for, send
+# the result back, and then write the whole loop that does this for you.
+#
+# **You need:** notebook 00 (setup). No API key: an offline model answers, behind the real
+# `anthropic` SDK. The HTTP request, the API's checks and errors, the shell commands and the
+# files are all real; only the model's decisions are scripted.
+#
+# > "One loop & Bash is all you need": one tool plus one loop makes an agent.
+#
+# ```
+# +--------+      +-------+      +---------+
+# |  User  | ---> |  LLM  | ---> |  Tool   |
+# | prompt |      |       |      | execute |
+# +--------+      +---+---+      +----+----+
+#                     ^                |
+#                     |   tool_result  |
+#                     +----------------+
+#                     (loop until stop_reason != "tool_use")
+# ```
+#
+# The question goes in as the first message; the model either answers or asks for a tool;
+# the code runs the tool and sends the result back; round and round until the model stops
+# asking. The code around the model (the loop, the tools, the history) is called the
+# **harness**: the model is the brain, the harness the body.
+
+# %% tags=["parameters"]
+BACKEND = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
+WORKSPACE = None  # None: a fresh temporary folder. Never point this at your own project.
+EXTRA_TOOLS = ""  # instructors: "module:attribute" of @tool functions or a Toolbox, comma-separated
+SCRIPT = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
+
+# %% [markdown]
+# `Course` reads the parameters: it connects to the model (`client`, `MODEL`) and makes the
+# agent a folder of its own, its *workspace* (a fresh temporary folder unless you set
+# `WORKSPACE`). We put one file in it, so there is something to find.
+
+# %%
+import agentlib
+from agentlib.course import Course
+
+course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="s01")
+client, MODEL = course.client, course.model
+ws = course.workspace
+WORKDIR = ws.root
+OFFLINE = course.offline  # checks marked `if OFFLINE:` hold for the scripted model only
+(WORKDIR / "main.py").write_text('print("main")\n')
+print("workspace:", WORKDIR)
+
+# %% [markdown]
+# ## 1. A model that can reason but cannot act
+#
+# Ask a chat model "which Python files are in my folder?" and it cannot know. The usual
+# workaround is you: you run `ls *.py`, paste the result into the chat, read the answer, run
+# the next command... **You are the loop.** This notebook makes you that loop on purpose,
+# then replaces you with 19 lines of code.
+#
+# Everything starts with a list of messages; the question is the first one. One call,
+# without tools:
+
+# %%
+messages = [{"role": "user", "content": "List all Python files in this directory"}]
+response = client.messages.create(model=MODEL, max_tokens=1000, messages=messages)
+print("stop_reason:", response.stop_reason)
+print(response.content[0].text[:300])
+
+# %% [markdown]
+# What comes back is a `Message`: a list of content blocks, and a `stop_reason` saying why
+# the model stopped. `end_turn` means "I am done": with no way to look, the model can only
+# talk.
+#
+# ## 2. The bash tool
+#
+# A tool definition has three fields: `name` (what the model writes when it asks),
+# `description` (how it decides *when* to ask) and `input_schema`, a JSON Schema of the
+# arguments, which the model fills in as a contract.
+
+# %%
+TOOLS = [{
+    "name": "bash",
+    "description": "Run a shell command.",
+    "input_schema": {
+        "type": "object",
+        "properties": {"command": {"type": "string"}},
+        "required": ["command"],
+    },
+}]
+SYSTEM = f"You are a coding agent at {WORKDIR}. Use bash to solve tasks. Act, don't explain."
+
+response = client.messages.create(
+    model=MODEL, system=SYSTEM, messages=messages,
+    tools=TOOLS, max_tokens=8000,
+)
+print("stop_reason:", response.stop_reason)
+for block in response.content:
+    print(f"[{block.type}]", block)
+
+# %% [markdown]
+# The system prompt travels in its own `system` field, not in `messages`. It names the
+# workspace (without it the model may assume it is in `/`) and says "act, don't explain".
+#
+# `stop_reason == "tool_use"`: the model does not run anything; it *asks*, with a `tool_use`
+# block: a `name`, an `input` that follows the schema, and an `id` made by the API. The id is
+# how we will say which request a result answers.
+
+# %%
+call = next(block for block in response.content if block.type == "tool_use")
+print("id:   ", call.id)
+print("input:", call.input)
+if OFFLINE:
+    assert response.stop_reason == "tool_use" and call.name == "bash"
+
+# %% [markdown]
+# ## 3. `run_bash`: doing what the model asked
+#
+# The seed's `run_bash` runs the command with `subprocess.run`:
+#
+# - `shell=True`: a shell reads the line, so pipes, `>` and `*.py` work (and so does anything
+#   else a shell can do: that is the risk);
+# - `cwd=WORKDIR`: the command runs in the workspace;
+# - stdout and stderr are **merged**: the model needs the errors as much as the output;
+# - `timeout=120`: a command that hangs is stopped after two minutes;
+# - `[:50000]`: one command cannot flood the model's context;
+# - `"(no output)"`: an empty string would leave the model guessing whether anything ran.
+#
+# One change from the seed: the command gets an environment *without* your `ANTHROPIC_*`
+# variables, so nothing the model runs can print your key. (`timeout` is a parameter only so
+# the demonstration below does not wait two minutes.)
+
+# %%
+import os
+import subprocess
+
+SAFE_ENV = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+
+def run_bash(command: str, timeout: float = 120) -> str:
+    dangerous = ["rm -rf /", "sudo", "shutdown", "reboot", "> /dev/"]
+    if any(d in command for d in dangerous):
+        return "Error: Dangerous command blocked"
+    try:
+        r = subprocess.run(command, shell=True, cwd=WORKDIR, env=SAFE_ENV,
+                           capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return f"Error: Timeout ({timeout}s)"
+    except (FileNotFoundError, OSError) as e:
+        return f"Error: {e}"
+    out = (r.stdout + r.stderr).strip()
+    return out[:50000] if out else "(no output)"
+
+
+# %%
+print(run_bash("echo to stdout; echo to stderr >&2"))
+print(run_bash("true"))
+print(len(run_bash("head -c 60000 /dev/zero | tr '\\0' x")), "characters came back of 60000")
+print(run_bash("sleep 5", timeout=0.5))
+
+# %% [markdown]
+# ### The deny-list is not security
+#
+# `run_bash` refuses commands that *contain* `sudo`, `rm -rf /`, `shutdown`, `reboot` or
+# `> /dev/`: a substring check. It blocks harmless commands and misses dangerous ones. The
+# shell removes the quotes in `s''udo` before it runs anything, so the check sees `s''udo`
+# while the shell runs `sudo` (shown safely with `echo`, which only prints the word). We
+# test the commands with the seed's check only, never by running them:
+
+# %%
+from agentlib.seed import seed_is_dangerous
+
+for command in ["sudo ls", "ls 2> /dev/null", "grep sudo notes.txt", "echo s''udo", "rm -fr /tmp/x"]:
+    print(f"{command!r:24} blocked by the seed's check: {seed_is_dangerous(command)}")
+print(run_bash("echo s''udo"))
+
+# %% [markdown]
+# The harmless `ls 2> /dev/null` and `grep sudo notes.txt` are blocked; `s''udo` gets
+# through, and so does `rm -fr /tmp/x`: the same command as `rm -rf /tmp/x` with the flags
+# swapped, so `rm -fr /` would pass too. A list of bad words cannot describe what a shell can
+# do; the real boundary is *where* the command runs. `agentlib`'s `Workspace.bash` runs
+# commands in an isolated sandbox where the machine allows it (`bwrap`: no network, only the
+# workspace writable), and says which isolation it got:
+
+# %%
+print("isolation:", ws.isolation)
+print(ws.bash("echo s''udo; exit 3"))
+
+# %% [markdown]
+# ### Exercise 1: tell the model the exit code
+#
+# `Workspace.bash` ended its output with the exit code. The seed's `run_bash` does not, so a
+# failing command that prints nothing looks like success. Write `run_bash_with_status`: like
+# `run_bash`, but when the exit code (`r.returncode`) is not 0, add a last line such as
+# `(exit code 3)`. Keep `(no output)` for a silent success.
+
+# %% tags=["exercise"]
+def run_bash_with_status(command: str) -> str:
+    raise NotImplementedError("call subprocess.run as run_bash does, then add the exit code")
+
+
+# %% [markdown] tags=["solution"]
+# <details><summary>Solution (open after trying)</summary>
+#
+# ```python
+# def run_bash_with_status(command: str) -> str:
+#     r = subprocess.run(command, shell=True, cwd=WORKDIR, env=SAFE_ENV,
+#                        capture_output=True, text=True, timeout=120)
+#     out = (r.stdout + r.stderr).strip()
+#     if r.returncode != 0:
+#         out = f"{out}\n(exit code {r.returncode})".strip()
+#     return out[:50000] if out else "(no output)"
+# ```
+#
+# </details>
+
+# %%
+# The check runs your function on four commands, then in a loop where the model runs a
+# script that exits with code 4, and says what the model read.
+from agentlib.course.checks import check_agent_loop, check_exit_code, check_tool_results
+
+check_exit_code(run_bash_with_status)
+
+# %% [markdown]
+# ## 4. You are the loop: sending the result back
+#
+# Do by hand what the loop will do. Run the command the model asked for:
+
+# %%
+output = run_bash(call.input["command"])
+print(output)
+
+# %% [markdown]
+# The result goes back as a `tool_result` block whose `tool_use_id` is the `id` of the request
+# it answers, in a message with role **user** (tool results are information from the user's
+# side). *Before* it, we append the model's own reply. That order is not about taking turns:
+# the API would merge two user messages in a row without complaint. It is that a result must
+# answer a `tool_use` the model can see in the message just before, and the only copy of that
+# request is the reply we just received.
+
+# %%
+messages.append({"role": "assistant", "content": response.content})
+messages.append({"role": "user", "content": [
+    {"type": "tool_result", "tool_use_id": call.id, "content": output},
+]})
+len(messages)
+
+# %% [markdown]
+# Both rules are checked by the API before any model sees the request. Skip the reply, or
+# answer with an id nobody asked for, and the request is refused with a 400. (Errors shown on
+# purpose are wrapped in `expect_error`: it prints the error in a few lines with the lesson,
+# and fails the cell if the error ever stops happening.)
+
+# %%
+import anthropic
+from agentlib.course import expect_error
+
+without_reply = [messages[0], messages[2]]
+with expect_error(anthropic.BadRequestError, why="a tool_result must answer a tool_use in the message right before it"):
+    client.messages.create(model=MODEL, system=SYSTEM, messages=without_reply, tools=TOOLS, max_tokens=8000)
+
+# %%
+made_up_id = messages[:2] + [{"role": "user", "content": [
+    {"type": "tool_result", "tool_use_id": "toolu_made_up", "content": output},
+]}]
+with expect_error(anthropic.BadRequestError, why="every tool_use must be answered by its own id"):
+    client.messages.create(model=MODEL, system=SYSTEM, messages=made_up_id, tools=TOOLS, max_tokens=8000)
+
+# %% [markdown]
+# With the right history, the model reads the result and answers:
+
+# %%
+response = client.messages.create(
+    model=MODEL, system=SYSTEM, messages=messages,
+    tools=TOOLS, max_tokens=8000,
+)
+print("stop_reason:", response.stop_reason)
+print(response.content[-1].text)
+if OFFLINE:
+    assert response.stop_reason == "end_turn" and "main.py" in response.content[-1].text
+
+# %% [markdown]
+# ### Exercise 2: results for every call in a reply
+#
+# A reply can hold several `tool_use` blocks (and text blocks next to them). Write
+# `tool_results(content)`: for each `tool_use` block in `content`, run
+# `run_bash(block.input["command"])` and make a `tool_result` block for it; return the list,
+# in order. Text blocks get no result.
+
+# %% tags=["exercise"]
+def tool_results(content: list) -> list[dict]:
+    raise NotImplementedError("loop over content; for each tool_use block, run it and build a tool_result")
+
+
+# %% [markdown] tags=["solution"]
+# <details><summary>Solution (open after trying)</summary>
+#
+# ```python
+# def tool_results(content: list) -> list[dict]:
+#     results = []
+#     for block in content:
+#         if block.type == "tool_use":
+#             output = run_bash(block.input["command"])
+#             results.append({"type": "tool_result", "tool_use_id": block.id, "content": output})
+#     return results
+# ```
+#
+# </details>
+
+# %%
+# The check asks the offline model for a reply with a text block and two bash calls, feeds
+# it to your function, and sends the history with your results back to the API.
+check_tool_results(tool_results)
+
+# %% [markdown]
+# ## 5. Exercise 3: the whole loop
+#
+# You just were the loop: call the model with the whole history, append its reply, return
+# unless `stop_reason` is `"tool_use"`, run each tool, append the results as a user message,
+# call again. Write it: `agent_loop(messages)` uses `client`, `MODEL`, `SYSTEM`, `TOOLS`
+# and `run_bash` from above, `max_tokens=8000`, and changes `messages` in place. The seed's
+# version is 19 lines.
+
+# %% tags=["exercise"]
+def agent_loop(messages: list):
+    raise NotImplementedError("while True: call the model, append, check stop_reason, run tools, append")
+
+
+# %% [markdown] tags=["solution"]
+# <details><summary>Solution (open after trying)</summary>
+#
+# ```python
+# def agent_loop(messages: list):
+#     while True:
+#         response = client.messages.create(
+#             model=MODEL, system=SYSTEM, messages=messages,
+#             tools=TOOLS, max_tokens=8000,
+#         )
+#         messages.append({"role": "assistant", "content": response.content})
+#         if response.stop_reason != "tool_use":
+#             return
+#         results = []
+#         for block in response.content:
+#             if block.type == "tool_use":
+#                 output = run_bash(block.input["command"])
+#                 results.append({
+#                     "type": "tool_result",
+#                     "tool_use_id": block.id,
+#                     "content": output,
+#                 })
+#         messages.append({"role": "user", "content": results})
+# ```
+#
+# </details>
+
+# %%
+# The check swaps in a scripted model for the length of one run (two bash calls, then an
+# answer), runs your loop, and reads the history it left.
+check_agent_loop(agent_loop)
+
+# %% [markdown]
+# One exit, `stop_reason != "tool_use"`; `max_tokens=8000` caps each reply (a tool request
+# counts too). The loop has no rules about safety, permissions or planning: later chapters
+# layer them on, and the loop stays as it is. Notebook 02 runs it on the seed's prompts.
+
+
+# %% [markdown]
+# ## For instructors
+#
+# With `EXTRA_TOOLS` and `SCRIPT` set, this cell runs the library loop with the s01 tools
+# plus yours (see `99_appendix`). By default it does nothing.
+
+# %%
+from agentlib.widgets import show
+
+run = course.run_script(course.tools(agentlib.s01_tools(ws)), system=SYSTEM)
+if run:
+    display(show(run, offline=True))
+
+# %% [markdown]
+# ## Quiz
+#
+# Answer in your head, then click.
+
+# %% [markdown] tags=["quiz"]
+# **1.** The model's reply has `stop_reason == "tool_use"`. Who runs the command?
+#
+# <details><summary>Answer</summary>Your code (the harness). The model only asks, with a
+# `tool_use` block; nothing runs unless the loop runs it.</details>
+#
+# **2.** Which role carries a `tool_result`, and what ties it to its request?
+#
+# <details><summary>Answer</summary>Role `user`; its `tool_use_id` equals the `id` of the
+# `tool_use` block it answers (a made-up id gets a 400).</details>
+#
+# **3.** Why append the assistant's reply *before* the results?
+#
+# <details><summary>Answer</summary>A result must answer a `tool_use` in the message right
+# before it, and the reply is the only copy of that request (two user messages in a row
+# alone would just be merged).</details>
+#
+# **4.** Why does `run_bash` merge stderr into the output and say `(no output)`?
+#
+# <details><summary>Answer</summary>The model learns from errors as much as from output, and
+# an empty string would leave it guessing whether the command ran.</details>
+#
+# **5.** Does the deny-list stop `rm -fr /`?
+#
+# <details><summary>Answer</summary>No: it looks for the substring `rm -rf /`. Only
+# isolation (where a command runs) is a boundary.</details>
+
