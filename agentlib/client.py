@@ -27,6 +27,9 @@ SETTINGS = (
     "MODEL_ID",
     "AGENTLIB_BACKEND",
 )
+# Set by the course runner (python -m agentlib.course without --live). Read from the process
+# environment only, never from .env, so no project file can turn a forced-offline run live.
+FORCE_OFFLINE = "AGENTLIB_FORCE_OFFLINE"
 SET_MODEL = (
     "MODEL_ID is not set. Put a line MODEL_ID=<model id> in .env (or export MODEL_ID), using a "
     "model your key can use; `python -m agentlib models` lists them."
@@ -126,6 +129,8 @@ def connect(
     """
     settings = read_settings(env_file)
     choice, why = _choose(backend, settings)
+    if os.environ.get(FORCE_OFFLINE):
+        choice, why = "offline", f"{FORCE_OFFLINE} is set: the course runner runs offline"
     if choice == "offline":
         from .offline import offline_client
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 import nbformat
 import pytest
 
-from agentlib import tool
+from agentlib import connect, s02_tools, tool
+from agentlib.client import FORCE_OFFLINE
 from agentlib.course import (
+    Course,
+    ParameterError,
     check_exercise,
     inject_parameters,
     load_script,
@@ -15,7 +18,7 @@ from agentlib.course import (
 )
 from agentlib.course.__main__ import main, parse_parameter
 from agentlib.course.runner import INJECTED_TAG, kernel_env
-from agentlib.offline import Script
+from agentlib.offline import OFFLINE_MODEL, Script
 
 
 def notebook(*cells: tuple[str, list[str]]) -> nbformat.NotebookNode:
@@ -55,11 +58,29 @@ def test_parameters_go_first_when_no_cell_is_tagged():
 def test_kernel_env_is_offline_without_anthropic_secrets_unless_live(monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "placeholder")
     monkeypatch.setenv("AGENTLIB_BACKEND", "anthropic")
+    monkeypatch.setenv(FORCE_OFFLINE, "1")  # as if started from a forced-offline kernel
     env = kernel_env()
     assert "ANTHROPIC_API_KEY" not in env and env["AGENTLIB_BACKEND"] == "offline"
-    assert kernel_env({"AGENTLIB_BACKEND": "auto"})["AGENTLIB_BACKEND"] == "auto"
+    assert env[FORCE_OFFLINE] == "1"
+    lifted = kernel_env({"AGENTLIB_BACKEND": "auto", FORCE_OFFLINE: ""})
+    assert lifted["AGENTLIB_BACKEND"] == "auto" and lifted[FORCE_OFFLINE] == "1"
     live = kernel_env(live=True)
     assert live["ANTHROPIC_API_KEY"] == "placeholder" and live["AGENTLIB_BACKEND"] == "anthropic"
+    assert FORCE_OFFLINE not in live
+
+
+def test_forced_offline_wins_over_dotenv_and_the_backend_argument(tmp_path, monkeypatch, capsys):
+    (tmp_path / ".env").write_text(
+        "AGENTLIB_BACKEND=anthropic\nANTHROPIC_API_KEY=placeholder\nMODEL_ID=some-model\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(FORCE_OFFLINE, raising=False)
+    assert connect("auto", quiet=True)[1] == "some-model"  # the .env alone would go live
+    monkeypatch.setenv(FORCE_OFFLINE, "1")
+    for backend in ("auto", "anthropic"):
+        _, model = connect(backend)
+        assert model == OFFLINE_MODEL
+    assert f"{FORCE_OFFLINE} is set" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
@@ -172,3 +193,124 @@ def word_count(text: str) -> str:
 )  # fmt: skip
 def test_check_exercise_says_what_is_wrong(tools, handlers, expected):
     assert check_exercise(tools, handlers, name="word_count", example={"text": "a b"}) == expected
+
+
+RECORDING_MODULE = '''
+"""An instructor's tool module that records being imported and called."""
+from pathlib import Path
+
+from agentlib import tool
+from agentlib.offline import call, say
+
+LOG = Path(__file__).with_suffix(".log")
+with LOG.open("a") as log:
+    log.write("imported\\n")
+
+@tool(read_only=True)
+def shout(text: str) -> str:
+    """Return the text in capital letters.
+
+    Args:
+        text: The text to shout.
+    """
+    with LOG.open("a") as log:
+        log.write(f"called shout({text!r})\\n")
+    return text.upper()
+
+SCRIPT = [call("shout", text="hello"), say("It shouted back.")]
+'''
+
+
+@pytest.fixture
+def instructor_module(tmp_path, monkeypatch):
+    """The path of the module's log; the module itself is importable as ``recording_tools``."""
+    (tmp_path / "recording_tools.py").write_text(RECORDING_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv(FORCE_OFFLINE, "1")  # no .env on this machine may take these tests live
+    yield tmp_path / "recording_tools.log"
+    import sys
+
+    sys.modules.pop("recording_tools", None)
+
+
+def test_course_without_script_adds_the_tools_and_says_nothing_will_call_them(
+    instructor_module, tmp_path, capsys
+):
+    course = Course("offline", tmp_path / "ws", "recording_tools:shout", "", name="t")
+    assert instructor_module.read_text() == "imported\n"
+    printed = capsys.readouterr().out
+    assert "instructor tools shout (EXTRA_TOOLS) join every toolbox" in printed
+    assert "offline without SCRIPT nothing will call shout: set SCRIPT" in printed
+    assert course.workspace.root == (tmp_path / "ws").resolve()
+    box = course.tools(s02_tools(course.workspace))
+    assert box.names[-1] == "shout" and "shout" in [s["name"] for s in box.TOOLS]
+    assert course.tools(box) is box and box.names.count("shout") == 1
+    assert course.run_script(box) is None
+    assert "called" not in instructor_module.read_text()
+
+
+def test_course_runs_the_script_with_the_tools_each_time_it_is_asked(
+    instructor_module, tmp_path, capsys
+):
+    course = Course("offline", None, "recording_tools:shout", "recording_tools:SCRIPT")
+    assert "SCRIPT='recording_tools:SCRIPT' runs" in capsys.readouterr().out
+    for _ in range(2):  # re-running the cell replays the script from its start
+        state = course.run_script(course.tools(s02_tools(course.workspace)))
+        assert state.stop_reason == "end_turn"
+        assert state.messages[2]["content"][0]["content"] == "HELLO"
+    assert instructor_module.read_text() == "imported\n" + "called shout('hello')\n" * 2
+
+
+def test_course_without_extra_tools_prints_only_the_backend(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv(FORCE_OFFLINE, "1")
+    course = Course("offline", tmp_path, "", "", name="t")
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == 1 and printed[0].startswith("agentlib: using the offline model")
+    assert course.extras == [] and course.run_script(s02_tools(course.workspace)) is None
+
+
+BROKEN_MODULE = '''
+from agentlib import tool
+
+@tool
+def bash(command: str) -> str:
+    """Shadow the course's bash.
+
+    Args:
+        command: A command.
+    """
+    return command
+
+def untyped(x):
+    """No type hints."""
+    return x
+
+def silent(text: str) -> str:
+    return text
+
+NOT_A_SCRIPT = 42
+'''
+
+
+@pytest.mark.parametrize(
+    ("extra_tools", "script", "says"),
+    [
+        ("no_such_module:shout", "", "EXTRA_TOOLS='no_such_module:shout': ModuleNotFoundError: No module named 'no_such_module'"),
+        ("broken_tools:missing", "", "EXTRA_TOOLS='broken_tools:missing': ValueError: module 'broken_tools' has no attribute 'missing'"),
+        ("broken_tools", "", "EXTRA_TOOLS='broken_tools': ValueError: expected 'module:attribute', got 'broken_tools'"),
+        ("broken_tools:bash", "", "EXTRA_TOOLS='broken_tools:bash': 'bash' is already a course tool: give yours another name"),
+        ("broken_tools:untyped", "", "EXTRA_TOOLS='broken_tools:untyped': TypeError:"),
+        ("broken_tools:silent", "", "EXTRA_TOOLS='broken_tools:silent': TypeError: silent needs a docstring"),
+        ("", "broken_tools:NOT_A_SCRIPT", "SCRIPT='broken_tools:NOT_A_SCRIPT': TypeError: SCRIPT must name a Script or a list of replies, got int"),
+    ],
+)  # fmt: skip
+def test_course_names_the_parameter_the_module_and_the_problem(
+    extra_tools, script, says, tmp_path, monkeypatch, capsys
+):
+    (tmp_path / "broken_tools.py").write_text(BROKEN_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv(FORCE_OFFLINE, "1")
+    with pytest.raises(ParameterError) as raised:
+        Course("offline", tmp_path, extra_tools, script)
+    assert says in str(raised.value)
+    assert capsys.readouterr().out == ""  # nothing connected or announced before the error

@@ -1,13 +1,28 @@
-"""Read the notebooks' instructor parameters: EXTRA_TOOLS and SCRIPT, given as "module:attribute"."""
+"""The notebooks' parameters read in one place: ``Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT)``.
+
+EXTRA_TOOLS and SCRIPT are given as ``"module:attribute"`` (or ``"path/to/file.py:NAME"``).
+"""
 
 from __future__ import annotations
 
+import copy
 import importlib
 import runpy
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from ..tools import Tool, Toolbox, tool
+from .exercise import check_exercise
+
+WRITE_A_SCRIPT = (
+    "set SCRIPT to 'module:NAME' naming Script(call({name!r}, ...), say('...')) "
+    "(README, For instructors), or run with BACKEND='auto' and a key"
+)
+
+
+class ParameterError(ValueError):
+    """A notebook parameter cannot be used; the message names the parameter, the module and why."""
 
 
 def load_object(spec: str) -> Any:
@@ -22,6 +37,8 @@ def load_object(spec: str) -> Any:
         return namespace[attribute]
     obj = importlib.import_module(where)
     for part in attribute.split("."):
+        if not hasattr(obj, part):
+            raise ValueError(f"module {where!r} has no attribute {attribute!r}")
         obj = getattr(obj, part)
     return obj
 
@@ -57,20 +74,101 @@ def load_script(spec: str):
     raise TypeError(f"SCRIPT must name a Script or a list of replies, got {type(obj).__name__}")
 
 
-def run_instructor_script(
-    script: str, extra_tools: str, tools: Toolbox, *, system: str | None = None
-):
-    """The notebooks' instructor cell: run SCRIPT on the offline model with ``tools`` + EXTRA_TOOLS.
+def _loaded(parameter: str, spec: str, load):
+    """``load(spec)``, with any failure of the instructor's module said as one ParameterError."""
+    try:
+        return load(spec)
+    except Exception as e:  # whatever the instructor's module raises: name the module and why
+        raise ParameterError(f"{parameter}={spec!r}: {type(e).__name__}: {e}") from e
 
-    Returns the loop's state, or None when no script is set (the default: nothing runs).
+
+def _tool_problems(spec: str, extras: list[Tool], course_tools: list[str]) -> list[str]:
+    """What is wrong with the instructor's tools, one line each; empty when they are ready."""
+    box_problems = []
+    names = [t.name for t in extras]
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        box_problems.append(f"two tools are named {name!r}")
+    for name in sorted(set(names) & set(course_tools)):
+        box_problems.append(f"{name!r} is already a course tool: give yours another name")
+    unique = Toolbox({t.name: t for t in extras}.values())
+    for name in unique.names:
+        box_problems += check_exercise(unique, name=name)
+    return [f"EXTRA_TOOLS={spec!r}: {problem}" for problem in box_problems]
+
+
+class Course:
+    """One notebook's set-up from its parameters: client, workspace, toolboxes, instructor script.
+
+    Construction checks EXTRA_TOOLS and SCRIPT at once (raising ParameterError naming the
+    module) and prints one short line per fact worth saying.
     """
-    from ..loop import agent_loop
-    from ..offline import offline_client
 
-    if not script.strip():
-        return None
-    for extra in load_tools(extra_tools):
-        tools.add(extra)
-    client, model = offline_client(load_script(script))
-    messages = [{"role": "user", "content": "Instructor's script"}]
-    return agent_loop(messages, client=client, model=model, tools=tools, system=system)
+    def __init__(
+        self,
+        backend: str = "offline",
+        workspace: str | Path | None = None,
+        extra_tools: str = "",
+        script: str = "",
+        *,
+        name: str = "course",
+    ) -> None:
+        from .. import connect
+        from ..course_tools import s02_tools
+        from ..sandbox import Workspace
+
+        self.extra_tools_spec, self.script_spec = extra_tools or "", script or ""
+        self.extras: list[Tool] = _loaded("EXTRA_TOOLS", self.extra_tools_spec, load_tools)
+        self.script = _loaded("SCRIPT", self.script_spec, load_script)
+        self.workspace = Workspace(workspace or tempfile.mkdtemp(prefix=f"{name}-"))
+        problems = _tool_problems(
+            self.extra_tools_spec, self.extras, s02_tools(self.workspace).names
+        )
+        if problems:
+            raise ParameterError("\n".join(problems))
+        self.client, self.model = connect(backend=backend)
+        self.offline = "offline" in self.model
+        for line in self._facts():
+            print(f"agentlib: {line}")
+
+    def _facts(self) -> list[str]:
+        if not self.extras:
+            return []
+        names = ", ".join(t.name for t in self.extras)
+        facts = [f"instructor tools {names} (EXTRA_TOOLS) join every toolbox in this notebook."]
+        if self.script is not None:
+            facts.append(f"SCRIPT={self.script_spec!r} runs in the section 'For instructors'.")
+        elif self.offline:
+            facts.append(
+                f"offline without SCRIPT nothing will call {names}: "
+                + WRITE_A_SCRIPT.format(name=self.extras[0].name)
+                + "."
+            )
+        return facts
+
+    def tools(self, toolbox: Toolbox) -> Toolbox:
+        """``toolbox`` with the instructor's EXTRA_TOOLS added (returned, for chaining)."""
+        for extra in self.extras:
+            if extra.name in toolbox.names and toolbox[extra.name] is extra:
+                continue  # already added: calling tools() twice on one toolbox is harmless
+            try:
+                toolbox.add(extra)
+            except ValueError as e:
+                raise ParameterError(f"EXTRA_TOOLS={self.extra_tools_spec!r}: {e}") from e
+        return toolbox
+
+    def run_script(self, tools: Toolbox, *, system: str | None = None):
+        """The instructor section: run SCRIPT on the offline model with ``tools`` + EXTRA_TOOLS.
+
+        Returns the loop's state, or None when no SCRIPT is set. Each call starts the script
+        from its first reply, so the cell can be run again.
+        """
+        from ..loop import agent_loop
+        from ..offline import offline_client
+
+        if self.script is None:
+            return None
+        client, model = offline_client(copy.deepcopy(self.script))
+        messages = [{"role": "user", "content": "Instructor's script"}]
+        return agent_loop(
+            messages, client=client, model=model, tools=self.tools(tools), system=system
+        )

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..client import FORCE_OFFLINE
+
 PARAMETERS_TAG = "parameters"
 INJECTED_TAG = "injected-parameters"
 RAISES_TAG = "raises-exception"
@@ -96,12 +98,19 @@ def inject_parameters(nb: Any, parameters: dict[str, Any]) -> Any:
 
 
 def kernel_env(env: dict[str, str] | None = None, *, live: bool = False) -> dict[str, str]:
-    """The kernel's environment: ours without ANTHROPIC_* secrets and forced offline, then ``env``."""
+    """The kernel's environment: ours without ANTHROPIC_* secrets, then ``env``; forced offline.
+
+    Unless ``live``, ``AGENTLIB_FORCE_OFFLINE=1`` makes ``connect()`` pick the offline model
+    whatever ``.env``, ``env`` or a notebook's ``BACKEND`` say.
+    """
     base = dict(os.environ)
+    base.pop(FORCE_OFFLINE, None)  # a live run is live even when started from a forced one
     if not live:
         base = {k: v for k, v in base.items() if not k.startswith("ANTHROPIC_")}
         base["AGENTLIB_BACKEND"] = "offline"
     base.update(env or {})
+    if not live:
+        base[FORCE_OFFLINE] = "1"
     # kernels start in the notebook's folder: a relative PYTHONPATH entry (".") means the
     # caller's folder, where the instructor's tool module lives
     if base.get("PYTHONPATH"):
@@ -142,9 +151,9 @@ def run_notebook(
 ) -> NotebookRun:
     """Execute a notebook top to bottom and return what it produced.
 
-    Offline by default: the kernel gets ``AGENTLIB_BACKEND=offline`` and no ``ANTHROPIC_*``
-    variables (``live=True`` keeps the caller's environment). ``env`` is applied last, so it
-    wins. ``timeout`` is per cell, in seconds. The kernel runs in the notebook's folder
+    Offline by default: the kernel gets no ``ANTHROPIC_*`` variables and is forced offline
+    (``live=True`` keeps the caller's environment). ``env`` is added to the kernel's
+    environment but cannot lift the forced offline. ``timeout`` is per cell, in seconds. The kernel runs in the notebook's folder
     unless ``cwd`` says otherwise, with the interpreter running this function.
     """
     import nbformat

@@ -22,6 +22,16 @@ EXTRA_TOOLS = ""  # instructors: "module:attribute" of @tool functions or a Tool
 SCRIPT = ""  # instructors: "module:attribute" of an offline Script used in the last section
 
 # %% [markdown]
+# `Course` reads these parameters: it checks `EXTRA_TOOLS` and `SCRIPT` at once, connects to
+# the model and prepares the workspace, saying in one line each what it chose.
+
+# %%
+import agentlib
+from agentlib.course import Course
+
+course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="setup")
+
+# %% [markdown]
 # ## 1. What is installed
 #
 # The course uses the `anthropic` SDK (2.x) to talk to the model, `anywidget` and `ipywidgets`
@@ -43,9 +53,7 @@ for package in ["agentlib", "anthropic", "httpx2", "pydantic", "python-dotenv", 
 # is configured (`AGENTLIB_BACKEND` can force either); `"anthropic"` insists on the real API.
 
 # %%
-import agentlib
-
-client, MODEL = agentlib.connect(backend=BACKEND)
+client, MODEL = course.client, course.model  # what connect(backend=BACKEND) returned above
 OFFLINE = "offline" in MODEL
 print(type(client).__module__, type(client).__name__, "| model:", MODEL)
 
@@ -113,9 +121,7 @@ else:
 # the machine supports it (`bwrap`); otherwise `none`, and the course says so.
 
 # %%
-import tempfile
-
-ws = agentlib.Workspace(WORKSPACE or tempfile.mkdtemp(prefix="setup-"))
+ws = course.workspace
 print(ws.root, "| isolation:", ws.isolation)
 ws.write_file("main.py", 'print("main")\n')
 
@@ -132,7 +138,7 @@ from agentlib.widgets import live
 diagram = live(offline=OFFLINE)
 state = agentlib.agent_loop(
     [{"role": "user", "content": "List all Python files in this directory"}],
-    client=client, model=MODEL, tools=agentlib.s02_tools(ws), on_event=diagram.on_event,
+    client=client, model=MODEL, tools=course.tools(agentlib.s02_tools(ws)), on_event=diagram.on_event,
 )
 print(f"{state.rounds} rounds; stopped because {state.why}")
 if OFFLINE:
@@ -145,10 +151,9 @@ if OFFLINE:
 # offline model following your script. By default it does nothing.
 
 # %%
-from agentlib.course import run_instructor_script
 from agentlib.widgets import show
 
-run = run_instructor_script(SCRIPT, EXTRA_TOOLS, agentlib.s02_tools(ws))
+run = course.run_script(course.tools(agentlib.s02_tools(ws)))
 if run:
     display(show(run, offline=True))
 

@@ -41,10 +41,11 @@ import tempfile
 from pathlib import Path
 
 import agentlib
-from agentlib import connect
+from agentlib.course import Course
 
-WORKDIR = agentlib.Workspace(WORKSPACE or tempfile.mkdtemp(prefix="s01-")).root
-client, MODEL = connect(backend=BACKEND)
+course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="s01")  # checks the parameters
+client, MODEL = course.client, course.model  # from connect(backend=BACKEND)
+WORKDIR = course.workspace.root
 OFFLINE = "offline" in MODEL  # checks marked `if OFFLINE:` hold for the scripted model only
 (WORKDIR / "main.py").write_text('print("main")\n')
 print("workspace:", WORKDIR)
@@ -209,7 +210,7 @@ print(run_bash("echo s''udo"))
 # where the machine allows it (no network, only the workspace writable; see s02):
 
 # %%
-ws = agentlib.Workspace(WORKDIR)
+ws = course.workspace  # agentlib.Workspace(WORKDIR)
 print("isolation:", ws.isolation)
 print(ws.bash("echo s''udo; exit 3"))
 
@@ -373,11 +374,11 @@ print(cut.content)
 
 # %%
 task = [{"role": "user", "content": "Create a directory called test_output and write 3 files in it"}]
-state = agentlib.agent_loop(task, client=client, model=MODEL, tools=agentlib.s01_tools(ws),
+state = agentlib.agent_loop(task, client=client, model=MODEL, tools=course.tools(agentlib.s01_tools(ws)),
                             system=SYSTEM, max_tokens=5)
 print(state.stop_reason, "->", state.why)
 task = [{"role": "user", "content": "List all Python files in this directory"}]
-state = agentlib.agent_loop(task, client=client, model=MODEL, tools=agentlib.s01_tools(ws),
+state = agentlib.agent_loop(task, client=client, model=MODEL, tools=course.tools(agentlib.s01_tools(ws)),
                             system=SYSTEM, max_rounds=1)
 print(state.stop_reason, "->", state.why)
 
@@ -407,7 +408,7 @@ for problem in check_history(lost_answer):
 
 # %%
 task = [{"role": "user", "content": 'Create a file called hello.py that prints "Hello, World!"'}]
-state = agentlib.agent_loop(task, client=client, model=MODEL, tools=agentlib.s01_tools(ws), system=SYSTEM)
+state = agentlib.agent_loop(task, client=client, model=MODEL, tools=course.tools(agentlib.s01_tools(ws)), system=SYSTEM)
 total = 0
 for event in state.events:
     if event.kind == "round_started":
@@ -619,9 +620,7 @@ print(f"same transcript: {len(state.messages)} messages, stopped on {state.stop_
 # nothing.
 
 # %%
-from agentlib.course import run_instructor_script
-
-run = run_instructor_script(SCRIPT, EXTRA_TOOLS, agentlib.s01_tools(ws), system=SYSTEM)
+run = course.run_script(course.tools(agentlib.s01_tools(ws)), system=SYSTEM)
 if run:
     display(show(run, offline=True))
 

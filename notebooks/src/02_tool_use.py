@@ -31,10 +31,11 @@ import tempfile
 from pathlib import Path
 
 import agentlib
-from agentlib import connect
+from agentlib.course import Course
 
-WORKDIR = agentlib.Workspace(WORKSPACE or tempfile.mkdtemp(prefix="s02-")).root
-client, MODEL = connect(backend=BACKEND)
+course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="s02")  # checks the parameters
+client, MODEL = course.client, course.model  # from connect(backend=BACKEND)
+WORKDIR = course.workspace.root
 OFFLINE = "offline" in MODEL  # checks marked `if OFFLINE:` hold for the scripted model only
 print("workspace:", WORKDIR, "\nmodel:    ", MODEL)
 
@@ -197,7 +198,7 @@ with open(WORKDIR / "pipe", "w") as released:
 # relative. The same attacks:
 
 # %%
-ws = agentlib.Workspace(WORKDIR)
+ws = course.workspace  # agentlib.Workspace(WORKDIR)
 attacks = {
     "symlink swap": lambda: ws.read_file("box/secret.txt"),
     "hard link (read)": lambda: ws.read_file("linked.txt"),
@@ -632,9 +633,7 @@ compare_view(
 # your tools, the offline model following your script. By default it does nothing.
 
 # %%
-from agentlib.course import run_instructor_script
-
-run = run_instructor_script(SCRIPT, EXTRA_TOOLS, agentlib.s02_tools(ws), system=SYSTEM)
+run = course.run_script(course.tools(agentlib.s02_tools(ws)), system=SYSTEM)
 if run:
     display(show(run, offline=True))
 

@@ -25,14 +25,12 @@ EXTRA_TOOLS = ""  # instructors: "module:attribute" of @tool functions or a Tool
 SCRIPT = ""  # instructors: "module:attribute" of an offline Script used in the last section
 
 # %%
-import tempfile
-
 import agentlib
-from agentlib import connect
-from agentlib.course import check_exercise
+from agentlib.course import Course, check_exercise
 
-ws = agentlib.Workspace(WORKSPACE or tempfile.mkdtemp(prefix="s03-"))
-client, MODEL = connect(backend=BACKEND)
+course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="s03")  # checks the parameters
+client, MODEL = course.client, course.model  # from connect(backend=BACKEND)
+ws = course.workspace
 OFFLINE = "offline" in MODEL  # checks marked `if OFFLINE:` hold for the scripted model only
 
 
@@ -118,7 +116,7 @@ if OFFLINE:
     model_client, model_name = offline_client(you_play_the_model)
 else:
     model_client, model_name = client, MODEL
-tools = agentlib.Toolbox.from_dicts(TOOLS, TOOL_HANDLERS)
+tools = course.tools(agentlib.Toolbox.from_dicts(TOOLS, TOOL_HANDLERS))
 diagram = live(offline=OFFLINE)
 state = agentlib.agent_loop([{"role": "user", "content": QUESTION}], client=model_client,
                             model=model_name, tools=tools, on_event=diagram.on_event)
@@ -228,9 +226,7 @@ show(failed, offline=True)
 # and your tools, the offline model following your script. By default it does nothing.
 
 # %%
-from agentlib.course import run_instructor_script
-
-run = run_instructor_script(SCRIPT, EXTRA_TOOLS, agentlib.s02_tools(ws).add(word_count))
+run = course.run_script(course.tools(agentlib.s02_tools(ws).add(word_count)))
 if run:
     display(show(run, offline=True))
 
