@@ -1,9 +1,11 @@
 """For instructors and tests: run notebooks offline with parameters, and check a learner's tool.
 
 ``run_notebook`` executes a notebook with nbclient (imported only when called);
-``check_exercise`` explains, in words, what is wrong with a tool a learner added.
+``check_exercise`` explains, in words, what is wrong with a tool a learner added;
+``expect_error`` wraps a cell that fails on purpose, so it prints a few readable lines.
 """
 
+from .errors_shown import ExpectedError, expect_error
 from .exercise import check_exercise
 from .instructor import Course, ParameterError, load_object, load_script, load_tools
 from .runner import CellFailure, NotebookRun, inject_parameters, run_notebook
@@ -11,9 +13,11 @@ from .runner import CellFailure, NotebookRun, inject_parameters, run_notebook
 __all__ = [
     "CellFailure",
     "Course",
+    "ExpectedError",
     "NotebookRun",
     "ParameterError",
     "check_exercise",
+    "expect_error",
     "inject_parameters",
     "load_object",
     "load_script",
