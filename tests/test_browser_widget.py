@@ -206,14 +206,83 @@ def test_predict_then_reveal(browser):
     assert page.locator(".ad-predict-box").count() == 1
     assert "a.txt\nb.txt" not in page.text_content(".ad-body")  # the reply is hidden until a guess
     assert page.text_content(".ad-live[aria-live=polite]") == "Round 1 of 2: make your prediction"
-    page.click("[data-guess='final answer']")
+    page.click("[data-guess='answer in text']")
     assert page.text_content(".ad-verdict") == (
-        'Not this time: you guessed "final answer"; the model called bash.'
+        'Not this time: you guessed "answer in text"; the model called bash.'
     )
     assert "a.txt\nb.txt" in page.text_content(".ad-out")
     page.click(".ad-next")
-    page.click("[data-guess='final answer']")
-    assert page.text_content(".ad-verdict").startswith("Right: ")
+    page.click("[data-guess='answer in text']")
+    assert page.text_content(".ad-verdict") == (
+        'Right: you guessed "answer in text"; the model answered in text.'
+    )
+
+
+FIVE_TOOLS = ["bash", "read_file", "write_file", "edit_file", "glob"]
+
+
+def test_predict_offers_every_tool_in_the_toolbox_and_text(browser):
+    trace = Trace.from_events(examples.single_tool(), tools=FIVE_TOOLS).to_dict()
+    page = open_page(browser, trace)  # the run called bash only
+    page.check(".ad-predict")
+    page.click(".ad-first")
+    guesses = page.eval_on_selector_all(".ad-guess", "els => els.map((e) => e.dataset.guess)")
+    assert guesses == [*FIVE_TOOLS, "answer in text"]
+    assert "only the tools this run called" not in page.text_content(".ad-predict-box")
+    page.click("[data-guess='glob']")
+    assert page.text_content(".ad-verdict") == (
+        'Not this time: you guessed "glob"; the model called bash.'
+    )
+
+
+def test_predict_without_a_toolbox_offers_the_tools_called_and_says_so(browser):
+    page = open_page(browser, trace_of(examples.single_tool()))
+    page.check(".ad-predict")
+    page.click(".ad-first")
+    guesses = page.eval_on_selector_all(".ad-guess", "els => els.map((e) => e.dataset.guess)")
+    assert guesses == ["bash", "answer in text"]
+    assert "only the tools this run called are offered" in page.text_content(".ad-predict-box")
+
+
+HISTORY = [
+    {"role": "user", "content": "List files"},
+    {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "bash", "input": {"command": "ls"}}]},
+    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "a.py"}]},
+    {"role": "assistant", "content": "One file: a.py"},
+]  # fmt: skip
+
+
+def test_a_history_alone_says_inferred_once_and_draws_no_zero_bars(browser):
+    from agentlib.widgets.history import trace_from_messages
+
+    page = open_page(browser, trace_from_messages(HISTORY).to_dict())
+    note = page.locator(".ad-inferred")
+    assert note.is_visible() and note.text_content().startswith("Stop reasons are inferred")
+    for k in (1, 2):
+        page.click(".ad-first") if k == 1 else page.click(".ad-next")
+        assert "inferred" not in page.text_content(".ad-body")  # not on every stop line
+    page.click("[data-tab=growth]")
+    assert page.locator("svg.ad-growth").count() == 0
+    assert page.text_content(".ad-body").startswith("No token counts recorded for this run")
+
+
+def test_a_run_with_events_has_no_inferred_note(browser):
+    page = open_page(browser, trace_of(examples.single_tool()))
+    assert page.locator(".ad-inferred").is_hidden()
+
+
+def test_keys_are_hinted_and_the_first_lane_says_what_the_harness_is(browser):
+    page = open_page(browser, trace_of(examples.single_tool()))
+    assert page.text_content(".ad-keys") == (
+        "Keys: ← → (or ↑ ↓) previous / next round, Home / End first / last round."
+    )
+    assert page.get_attribute(".ad-root", "aria-keyshortcuts") == (
+        "ArrowLeft ArrowRight ArrowUp ArrowDown Home End"
+    )
+    heading = page.locator(".ad-lane-user h4")
+    assert heading.text_content() == "Your code (the harness)"
+    assert heading.get_attribute("title").startswith("The harness is your code around the model")
+    assert "your code (the harness) sends the whole history" in page.text_content(".ad-legend")
 
 
 def test_hostile_strings_stay_text(browser):

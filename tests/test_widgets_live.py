@@ -74,6 +74,17 @@ def test_a_late_view_gets_the_rounds_it_asks_for(front_end):
     assert answer["content"]["round_count"] == 6
 
 
+def test_the_toolbox_reaches_every_patch(front_end):
+    offered = ["bash", "read_file", "glob"]
+    diagram = live(display=False, tools=offered)
+    for event in examples.single_tool():
+        diagram.on_event(event)
+    patches = [json.dumps(m["data"]) for m in front_end if "patch" in json.dumps(m["data"])]
+    assert patches and all('"toolbox": [{"name": "bash"' in p for p in patches)
+    snapshot = show(examples.single_tool(), tools=offered).snapshot
+    assert [t["name"] for t in snapshot["toolbox"]] == offered
+
+
 def test_offline_flag_labels_tokens():
     assert "estimated" in show(examples.no_tools()).to_text()
     assert "estimated" not in show(examples.no_tools(), offline=False).to_text()

@@ -86,6 +86,21 @@ def test_text_structure_is_ascii(case):
     assert [f"Round {k} of {n}" in text for k in range(1, n + 1)] == [True] * n
 
 
+def test_the_first_lane_says_what_the_harness_is():
+    html, text = render_html(trace_of("single_tool")), render_text(trace_of("single_tool"))
+    assert "  your code (the harness): sent 1 message, 1 new" in text
+    assert "harness" not in text.replace("your code (the harness)", "")
+    assert 'title="The harness is your code around the model: the loop that keeps' in html
+    assert ">Your code (the harness): what it sent</th>" in html
+
+
+def test_the_toolbox_is_listed_once_when_known():
+    trace = Trace.from_events(examples.single_tool(), tools=["bash", "read_file"]).to_dict()
+    for view in (render_text(trace), render_html(trace)):
+        assert view.count("Tools offered to the model: bash, read_file") == 1
+    assert "Tools offered" not in render_text(trace_of("single_tool"))
+
+
 def test_tool_error_is_marked_in_words():
     html, text = render_html(trace_of("tool_error")), render_text(trace_of("tool_error"))
     assert ">ERROR</span>" in html and "read_file (id toolu_01) ERROR" in text
@@ -150,5 +165,7 @@ def test_a_bare_history_is_drawn_without_inventing_facts():
     page, text = render_html(trace), render_text(trace)
     assert "model unknown" in page and "model unknown" in text and "LIVE" not in page
     assert "Ended with" in page and "inferred from the history" in page
+    assert page.count("inferred") == 1 and text.count("inferred") == 1  # said once, not per round
+    assert "No token counts recorded for this run" in page + text and "| 0" not in text
     assert "has not finished" not in page and ", ?" not in page and ">?<" not in page
     assert "Two files:\n- a.py" in page  # line breaks kept, not shown as \n

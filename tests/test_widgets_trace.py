@@ -103,7 +103,8 @@ def test_a_history_alone_gives_the_same_rounds(case):
     assert outputs == [
         [(t["id"], t["output"], t["is_error"]) for t in r["tools"]] for r in full.rounds
     ]
-    assert all("inferred" in r["meaning"] and r["duration_s"] is None for r in bare.rounds)
+    assert bare.stops_inferred and not full.stops_inferred  # said once by the views
+    assert all("inferred" not in r["meaning"] and r["duration_s"] is None for r in bare.rounds)
 
 
 def test_to_trace_accepts_events_messages_and_state_like_objects():
@@ -117,6 +118,28 @@ def test_to_trace_accepts_events_messages_and_state_like_objects():
     assert to_trace(State(events, [])).to_dict() == Trace.from_events(events).to_dict()
     assert len(to_trace(State([], history_of(events))).rounds) == 2
     assert len(to_trace(history_of(events)).rounds) == 2
+
+
+TOOLBOX = [
+    {"name": "bash", "description": "Run a shell command.\n\nArgs: ...", "input_schema": {}},
+    {"name": "read_file", "description": "Read a file.", "input_schema": {}},
+    {"name": "write_file", "description": "", "input_schema": {}},
+]
+OFFERED = [
+    {"name": "bash", "description": "Run a shell command."},
+    {"name": "read_file", "description": "Read a file."},
+    {"name": "write_file", "description": ""},
+]
+
+
+@pytest.mark.parametrize("run", ["events", "history"])
+def test_the_toolbox_offered_travels_with_the_trace(run):
+    events = examples.single_tool()  # it calls bash only
+    source = events if run == "events" else history_of(events)
+    assert to_trace(source, tools=TOOLBOX).to_dict()["toolbox"] == OFFERED
+    names = [t["name"] for t in OFFERED]
+    assert [t["name"] for t in to_trace(source, tools=names).meta()["toolbox"]] == names
+    assert to_trace(source).meta()["toolbox"] == []  # not told: the views fall back on the calls
 
 
 def test_long_strings_are_clipped_and_say_so():

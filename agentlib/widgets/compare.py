@@ -8,19 +8,7 @@ import inspect
 from typing import Any
 
 from .static_html import BOX, CODE, PRE, TABLE, TD, TH
-
-
-def tool_specs(tools: Any) -> dict[str, str]:
-    """Tool name -> first line of its description, from a Toolbox, TOOLS dicts or plain names."""
-    specs = getattr(tools, "TOOLS", tools)
-    out = {}
-    for spec in specs or []:
-        if isinstance(spec, str):
-            out[spec] = ""
-        else:
-            lines = (spec.get("description") or "").strip().splitlines()
-            out[spec["name"]] = lines[0] if lines else ""
-    return out
+from .trace import tool_specs
 
 
 def source_text(source: Any) -> str:

@@ -28,7 +28,7 @@ def trace_from_messages(messages: list[Any], *, offline: bool | None = None) -> 
         trace.add(ModelReplied(n, msg, "tool_use" if asks else "end_turn", {}, "", 0.0))
         r = trace.round(n)
         r["duration_s"] = None
-        r["meaning"] += " (inferred from the history)"
+        trace.stops_inferred = True  # said once by the views, not on every stop line
         nxt = msgs[i + 1] if i + 1 < len(msgs) else {}
         results = {b.get("tool_use_id"): b for b in message_summary(nxt)["blocks"] if nxt}
         for call in asks:

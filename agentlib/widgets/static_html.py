@@ -8,7 +8,18 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from .static_text import as_text, badge, plural, preview, seconds, shorten, tokens
+from .static_text import (
+    HARNESS,
+    NO_TOKENS,
+    as_text,
+    badge,
+    intro,
+    plural,
+    preview,
+    seconds,
+    shorten,
+    tokens,
+)
 
 BOX = (
     "font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:13px;line-height:1.45;"
@@ -105,7 +116,7 @@ def _growth(trace: dict[str, Any]) -> str:
     sizes = [(r["usage"] or {}).get("input_tokens") for r in trace["rounds"]]
     top = max((s for s in sizes if s), default=0)
     if not top:
-        return "<p>No token counts recorded.</p>"
+        return f"<p>{e(NO_TOKENS)}</p>"
     label = " (estimated)" if trace["offline"] else ""
     rows = "".join(
         f'<tr><td style="{TD};width:4em">{i}</td><td style="{TD}"><div style="background:#54aeff;'
@@ -128,6 +139,9 @@ def render_html(trace: dict[str, Any]) -> str:
         f' <span style="{style};border-radius:10px;padding:0 8px;font-size:12px">{e(badge(trace))}</span>'
         + (f' model <code style="{CODE}">{e(trace["model"])}</code>' if trace["model"] else "")
         + "</p>"
+        + "".join(
+            f'<p style="margin:0 0 4px 0;color:#59636e">{e(line)}</p>' for line in intro(trace)
+        )
     )
     rows = "".join(
         f'<tr><th scope="row" style="{TD}">{r["index"]}</th><td style="{TD}">{_sent(r)}</td>'
@@ -136,13 +150,14 @@ def render_html(trace: dict[str, Any]) -> str:
     )
     table = (
         f'<table style="{TABLE}"><thead><tr><th style="{TH}">Round</th>'
-        f'<th style="{TH}">User / harness: what was sent</th><th style="{TH}">Model: the reply</th>'
+        f'<th style="{TH}" title="{e(HARNESS)}">Your code (the harness): what it sent</th>'
+        f'<th style="{TH}">Model: the reply</th>'
         f'<th style="{TH}">Tools: call and result</th></tr></thead><tbody>{rows}</tbody></table>'
     )
     fin = trace["finished"]
     last = trace["rounds"][-1]["stop_reason"] if trace["rounds"] else None
     unfinished = (
-        f'<p>Ended with <code style="{CODE}">{e(last)}</code> (inferred from the history).</p>'
+        f'<p>Ended with <code style="{CODE}">{e(last)}</code>.</p>'
         if last not in (None, "tool_use")
         else "<p>The run has not finished.</p>"
     )

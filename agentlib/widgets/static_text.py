@@ -60,16 +60,48 @@ def badge(trace: dict[str, Any]) -> str:
     return "OFFLINE model (tokens are estimates)" if trace["offline"] else "LIVE model"
 
 
+# "harness" is the course's word for the code around the model: say it in plain words once
+HARNESS = (
+    "The harness is your code around the model: the loop that keeps the history, sends it to "
+    "the model and runs the tools the model asks for"
+)
+LEGEND = (
+    "Each round: your code (the harness) sends the whole history, the model replies, and your "
+    "code runs the tools it asked for, sending their results in the next round."
+)
+INFERRED = (
+    "Stop reasons are inferred from the history (no loop events were recorded): tool_use when "
+    "a reply asks for tools, else end_turn."
+)
+NO_TOKENS = (
+    "No token counts recorded for this run, so there is no context growth to draw (a run drawn "
+    "from its message history alone has none)."
+)
+
+
+def intro(trace: dict[str, Any]) -> list[str]:
+    """The lines said once, above the rounds: the legend, the tools offered, inferred stops."""
+    lines = [LEGEND]
+    if trace.get("toolbox"):
+        lines.append(
+            "Tools offered to the model: " + ", ".join(t["name"] for t in trace["toolbox"])
+        )
+    if trace.get("stops_inferred"):
+        lines.append(INFERRED)
+    return lines
+
+
 def render_text(trace: dict[str, Any]) -> str:
     """The whole trace as ASCII-structured text."""
     n = len(trace["rounds"])
     model = f", model {trace['model']}" if trace["model"] else ""
-    out = [f"Round diagram: {plural(n, 'round')}, {badge(trace)}{model}"]
+    out = [f"Round diagram: {plural(n, 'round')}, {badge(trace)}{model}", *intro(trace)]
     for r in trace["rounds"]:
         out += ["", f"== Round {r['index']} of {n} " + "=" * 40]
         new = len(r["sent_new"])
         note = " (history rewritten before sending)" if r["rewritten"] else ""
-        out.append(f"  user/harness: sent {plural(r['sent_count'], 'message')}, {new} new{note}")
+        sent = f"sent {plural(r['sent_count'], 'message')}, {new} new{note}"
+        out.append(f"  your code (the harness): {sent}")
         for i, m in enumerate(r["sent_new"], start=r["sent_start"]):
             for b in m["blocks"]:
                 out.append(f"    + messages[{i}] {m['role']}: {block_line(b)}")
@@ -108,7 +140,7 @@ def growth_lines(trace: dict[str, Any], width: int = 40) -> list[str]:
     sizes = [(r["usage"] or {}).get("input_tokens") for r in trace["rounds"]]
     top = max((s for s in sizes if s), default=0)
     if not top:
-        return ["  (no token counts recorded)"]
+        return ["  " + NO_TOKENS]
     label = " (estimated)" if trace["offline"] else ""
     return [
         f"  {i:>3} | {'#' * max(1, round(width * s / top)) if s else '':<{width}} | {s if s else '?'}{label}"

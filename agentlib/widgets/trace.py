@@ -66,16 +66,35 @@ def message_summary(message: Any) -> dict[str, Any]:
     return {"role": m.get("role", "?"), "blocks": [block_summary(b) for b in blocks or []]}
 
 
+def tool_specs(tools: Any) -> dict[str, str]:
+    """Tool name -> first line of its description, from a Toolbox, TOOLS dicts or plain names."""
+    specs = getattr(tools, "TOOLS", tools)
+    out = {}
+    for spec in specs or []:
+        if isinstance(spec, str):
+            out[spec] = ""
+        else:
+            lines = (spec.get("description") or "").strip().splitlines()
+            out[spec["name"]] = lines[0] if lines else ""
+    return out
+
+
 def is_offline_model(model: str | None) -> bool:
     """The course's offline model ids contain "offline"; their token counts are estimates."""
     return bool(model) and "offline" in model.lower()
 
 
 class Trace:
-    """Every round of one run, built event by event; ``to_dict()`` is what the views draw."""
+    """Every round of one run, built event by event; ``to_dict()`` is what the views draw.
 
-    def __init__(self, *, offline: bool | None = None) -> None:
+    ``tools`` (a Toolbox, a TOOLS list or names) is what the model was offered: the loop's
+    events do not carry it, and predict-before-reveal offers every one of them.
+    """
+
+    def __init__(self, *, offline: bool | None = None, tools: Any = None) -> None:
         self.rounds: list[dict[str, Any]] = []
+        self.toolbox = tool_specs(tools)
+        self.stops_inferred = False  # True for a run rebuilt from its history alone
         self.model: str | None = None
         self.finished: dict[str, Any] | None = None
         self.problems: list[str] = []
@@ -89,9 +108,9 @@ class Trace:
         return self._offline if self._offline is not None else is_offline_model(self.model)
 
     @classmethod
-    def from_events(cls, events: Any, *, offline: bool | None = None) -> Trace:
+    def from_events(cls, events: Any, *, offline: bool | None = None, tools: Any = None) -> Trace:
         """Build a trace from a list of loop events."""
-        trace = cls(offline=offline)
+        trace = cls(offline=offline, tools=tools)
         for event in events:
             trace.add(event)
         return trace
@@ -190,6 +209,8 @@ class Trace:
             "finished": self.finished,
             "problems": list(self.problems),
             "round_count": len(self.rounds),
+            "toolbox": [{"name": n, "description": d} for n, d in self.toolbox.items()],
+            "stops_inferred": self.stops_inferred,
         }
 
     def to_dict(self) -> dict[str, Any]:

@@ -31,6 +31,14 @@ function idNode(id) {
   return h("code", { class: "ad-id", title: text }, text.length > 14 ? "…" + text.slice(-8) : text);
 }
 
+// "harness" is the course's word for the code around the model; the lane says it in plain words
+const HARNESS = "The harness is your code around the model: the loop that keeps the history, " +
+  "sends it to the model and runs the tools the model asks for.";
+const LEGEND = "Each round: your code (the harness) sends the whole history → the model replies → " +
+  "your code runs the tools it asked for and sends their results next round.";
+const KEYS = "Keys: ← → (or ↑ ↓) previous / next round, Home / End first / last round.";
+const ANSWER = "answer in text";
+
 const span = (n) => (n === 1 ? "messages[0]" : `messages[0..${n - 1}]`);
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const secs = (s) => (s === null || s === undefined ? "" : `${s.toFixed(2)} s`);
@@ -120,8 +128,8 @@ function blockNode(b) {
 // ---- views ------------------------------------------------------------------------------------
 
 function lanes(r, meta, hidden, askNode) {
-  const sent = h("section", { class: "ad-lane ad-lane-user", "aria-label": "User and harness" },
-    h("h4", {}, "User / harness"),
+  const sent = h("section", { class: "ad-lane ad-lane-user", "aria-label": "Your code (the harness): what it sent" },
+    h("h4", { title: HARNESS }, "Your code (the harness)"),
     h("p", {}, `Sent ${plural(r.sent_count, "message")}, ${r.sent_new.length} new`),
     r.sent_start ? h("p", { class: "ad-muted" }, `${span(r.sent_start)} sent again unchanged`) : "",
     r.sent_new.map((m, i) => h("div", { class: "ad-new" }, h("span", { class: "ad-newtag" }, "NEW"),
@@ -168,8 +176,11 @@ function messagesView(store, k) {
 
 function growthView(store, k, meta) {
   const ns = "http://www.w3.org/2000/svg";
-  const sizes = store.rounds.map((r) => (r && r.usage ? r.usage.input_tokens || 0 : 0));
-  const top = Math.max(1, ...sizes);
+  const sizes = store.rounds.map((r) => (r && r.usage && Number.isFinite(r.usage.input_tokens) ? r.usage.input_tokens : null));
+  if (!sizes.some((s) => s)) return h("p", { class: "ad-no-growth" },
+    "No token counts recorded for this run, so there is no context growth to draw " +
+    "(a run drawn from its message history alone has none).");
+  const top = Math.max(1, ...sizes.filter((s) => s !== null));
   const svg = document.createElementNS(ns, "svg");
   const w = 640, barH = 14, gap = 4;
   svg.setAttribute("viewBox", `0 0 ${w} ${sizes.length * (barH + gap) + 4}`);
@@ -179,14 +190,14 @@ function growthView(store, k, meta) {
   sizes.forEach((s, i) => {
     const rect = document.createElementNS(ns, "rect");
     rect.setAttribute("x", "60"); rect.setAttribute("y", String(i * (barH + gap) + 2));
-    rect.setAttribute("width", String(Math.max(2, ((w - 160) * s) / top))); rect.setAttribute("height", String(barH));
+    rect.setAttribute("width", String(s === null ? 0 : Math.max(2, ((w - 160) * s) / top))); rect.setAttribute("height", String(barH));
     rect.setAttribute("class", i + 1 === k ? "ad-bar ad-bar-now" : "ad-bar");
     const label = document.createElementNS(ns, "text");
     label.setAttribute("x", "0"); label.setAttribute("y", String(i * (barH + gap) + barH));
     label.textContent = `round ${i + 1}`;
     const value = document.createElementNS(ns, "text");
-    value.setAttribute("x", String(66 + ((w - 160) * s) / top)); value.setAttribute("y", String(i * (barH + gap) + barH));
-    value.textContent = String(s);
+    value.setAttribute("x", String(66 + ((w - 160) * (s || 0)) / top)); value.setAttribute("y", String(i * (barH + gap) + barH));
+    value.textContent = s === null ? "? (not recorded)" : String(s);
     svg.append(rect, label, value);
   });
   return h("div", {}, h("p", {}, "Input tokens per round" + (meta.offline ? " (estimated)" : "") +
@@ -202,20 +213,31 @@ function protocolView(meta) {
 
 // ---- predict, then reveal -----------------------------------------------------------------------
 
-function askNode(r, toolNames, onGuess) {
-  const choose = (guess) => onGuess(guess);
+// the choices: every tool the model was offered (else the tools the run called), and text
+function choices(store) {
+  const offered = store.meta.toolbox || [];
+  if (offered.length) return { tools: offered, note: "" };
+  const used = [...new Set(store.rounds.flatMap((x) => (x ? toolUses(x).map((b) => b.name) : [])))];
+  return { tools: used.map((name) => ({ name, description: "" })),
+    note: "The diagram was not told the toolbox, so only the tools this run called are offered." };
+}
+
+function askNode(r, offer, onGuess) {
+  const button = (guess, label, title) =>
+    h("button", { class: "ad-guess", "data-guess": guess, title: title || undefined, onclick: () => onGuess(guess) }, label);
   return h("div", { class: "ad-predict-box" },
     h("h4", {}, `Predict round ${r.index}`),
-    h("p", {}, "The model has this history. What will it do?"),
+    h("p", {}, "The model has this history and these tools. What will it do?"),
     h("div", { class: "ad-choices" },
-      h("button", { class: "ad-guess", "data-guess": "final answer", onclick: () => choose("final answer") }, "Give a final answer"),
-      toolNames.map((name) => h("button", { class: "ad-guess", "data-guess": name, onclick: () => choose(name) }, `Call ${name}`))));
+      offer.tools.map((t) => button(t.name, `Call ${t.name}`, t.description)),
+      button(ANSWER, "Answer in text", "reply with text and no tool call: the run ends")),
+    offer.note ? h("p", { class: "ad-muted" }, offer.note) : "");
 }
 
 function verdict(r, guess) {
   const names = toolUses(r).map((b) => b.name);
-  const actual = names.length ? `called ${names.join(", ")}` : "gave a final answer";
-  const right = names.length ? names.includes(guess) : guess === "final answer";
+  const actual = names.length ? `called ${names.join(", ")}` : "answered in text";
+  const right = names.length ? names.includes(guess) : guess === ANSWER;
   return h("p", { class: right ? "ad-verdict ad-right" : "ad-verdict ad-wrong" },
     right ? "Right: " : "Not this time: ", `you guessed "${guess}"; the model ${actual}.`);
 }
@@ -238,8 +260,11 @@ function render({ model, el }) {
     onclick: () => { ui.tab = t; draw(); } }, tabLabels[t]));
   const predictBox = h("input", { type: "checkbox", class: "ad-predict",
     onchange: () => { ui.predict = predictBox.checked; draw(true); } });
-  const root = h("div", { class: "ad-root", tabindex: 0, role: "region", "aria-label": "Round diagram" },
+  const inferred = h("p", { class: "ad-note ad-inferred" });
+  const root = h("div", { class: "ad-root", tabindex: 0, role: "region", "aria-label": "Round diagram",
+    "aria-keyshortcuts": "ArrowLeft ArrowRight ArrowUp ArrowDown Home End" },
     h("header", { class: "ad-head" }, h("strong", {}, "Round diagram"), badge, modelName),
+    h("p", { class: "ad-legend ad-muted", title: HARNESS }, LEGEND),
     h("div", { class: "ad-controls" },
       btn("ad-first", "First round", "« First", () => go(1)),
       btn("ad-prev", "Previous round", "◀ Prev", () => go(ui.k - 1)),
@@ -247,6 +272,8 @@ function render({ model, el }) {
       btn("ad-next", "Next round", "Next ▶", () => go(ui.k + 1)),
       btn("ad-last", "Last round", "Last »", () => go(count())),
       pos),
+    h("p", { class: "ad-keys ad-muted" }, KEYS),
+    inferred,
     h("div", { class: "ad-tabs", role: "tablist" }, tabButtons,
       h("label", { class: "ad-predict-label" }, predictBox, " Predict before reveal")),
     live, body);
@@ -276,6 +303,10 @@ function render({ model, el }) {
       : meta.offline ? "OFFLINE · tokens estimated" : "LIVE model";
     badge.className = "ad-badge " + (meta.offline ? "ad-offline" : "ad-livebadge");
     modelName.textContent = meta.model || "";
+    inferred.textContent = meta.stops_inferred
+      ? "Stop reasons are inferred from the history (no loop events were recorded): tool_use when a reply asks for tools, else end_turn."
+      : "";
+    inferred.hidden = !meta.stops_inferred;
     slider.max = String(Math.max(1, n));
     slider.value = String(ui.k);
     slider.setAttribute("aria-valuetext", `Round ${ui.k} of ${n}`);
@@ -288,8 +319,7 @@ function render({ model, el }) {
     if (!n) body.append(h("p", { class: "ad-muted" }, "Waiting for the first round…"));
     else if (!r) body.append(h("p", {}, `Round ${ui.k} has not arrived yet.`));
     else if (ui.tab === "diagram") {
-      const names = [...new Set(store.rounds.flatMap((x) => (x ? toolUses(x).map((b) => b.name) : [])))];
-      const ask = askNode(r, names, (guess) => { ui.guesses[ui.k] = guess; draw(true); });
+      const ask = askNode(r, choices(store), (guess) => { ui.guesses[ui.k] = guess; draw(true); });
       body.append(lanes(r, meta, hidden, ask));
       if (ui.predict && ui.k in ui.guesses) body.append(verdict(r, ui.guesses[ui.k]));
       if (fin && ui.k === n) body.append(h("p", { class: "ad-finished" }, `Finished: ${fin.stop_reason} (${fin.why}).`));

@@ -25,8 +25,10 @@ class RoundDiagram(anywidget.AnyWidget):
     # the last round that changed: live updates cost one round each, whatever came before
     patch = traitlets.Dict().tag(sync=True)
 
-    def __init__(self, trace: Trace | None = None, *, offline: bool | None = None) -> None:
-        self.trace = trace if trace is not None else Trace(offline=offline)
+    def __init__(
+        self, trace: Trace | None = None, *, offline: bool | None = None, tools: Any = None
+    ) -> None:
+        self.trace = trace if trace is not None else Trace(offline=offline, tools=tools)
         self._seq = 0
         self._display = None
         super().__init__(snapshot=self.trace.to_dict())
