@@ -1,12 +1,14 @@
 """The sandbox: a workspace folder the tools cannot leave, and a bash runner that is bounded and isolated where it can be.
 
+``limits``     Limits: every bound of a tool call in one table, and the per-call cgroup
 ``workspace``  Workspace: the file tools' behaviour, caps, and the bash entry point
 ``files``      race-free opening beneath a directory handle (openat2, component walk, or a name check)
 ``globbing``   glob that never leaves the workspace
 ``shell``      the bash runner: own session, env allowlist, capped output, timeout kills the group
-``isolation``  bubblewrap: what is hidden, read-only and unshared
+``isolation``  bubblewrap, else unshare's PID namespace: what is hidden, read-only and unshared
 """
 
+from .limits import Limits
 from .workspace import Workspace
 
-__all__ = ["Workspace"]
+__all__ = ["Limits", "Workspace"]
