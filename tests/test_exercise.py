@@ -162,3 +162,20 @@ def test_the_example_call_leaves_stdout_alone(capsys):
 
     check_exercise([spec("noisy", text="string")], {"noisy": noisy}, name="noisy", example={"text": "x"})  # fmt: skip
     assert capsys.readouterr().out == ""  # captured for the check, not printed into the cell
+
+
+def test_a_function_put_into_tools_is_named():
+    problems = check_exercise([spec("shout", text="string"), shout], {"shout": shout}, name="shout")
+    assert problems == [
+        "TOOLS[1] is a function: TOOLS holds one dict per tool, with its name, description and "
+        "input_schema (a function goes into TOOL_HANDLERS)."
+    ]
+
+
+@pytest.mark.parametrize(("handler", "kind"), [("shout", "str"), (shout("hi"), "str"), (3, "int")])
+def test_a_handler_that_is_not_a_function(handler, kind):
+    problems = check_exercise([spec("shout", text="string")], {"shout": handler}, name="shout", example={"text": "hi"})  # fmt: skip
+    assert problems == [
+        f"TOOL_HANDLERS['shout'] is a {kind}, not a function: map the name to the function "
+        "itself (no quotes, no call)."
+    ]

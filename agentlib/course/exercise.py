@@ -30,6 +30,16 @@ def check_exercise(
     if box is not None:
         TOOLS, TOOL_HANDLERS = box.TOOLS, box.TOOL_HANDLERS
     handlers = TOOL_HANDLERS or {}
+    not_dicts = [
+        f"TOOLS[{i}] is a {type(s).__name__}"
+        for i, s in enumerate(TOOLS)
+        if not isinstance(s, dict)
+    ]
+    if not_dicts:
+        return [
+            f"{'; '.join(not_dicts)}: TOOLS holds one dict per tool, with its name, description "
+            "and input_schema (a function goes into TOOL_HANDLERS)."
+        ]
     specs = {s.get("name"): s for s in TOOLS}
     if name not in specs and name not in handlers:
         return [
@@ -46,6 +56,12 @@ def check_exercise(
         )
     if spec is None or name not in handlers or mismatches:
         return problems
+    if not callable(handlers[name]):
+        kind = type(handlers[name]).__name__
+        return [
+            *problems,
+            f"TOOL_HANDLERS[{name!r}] is a {kind}, not a function: map the name to the function itself (no quotes, no call).",
+        ]
     problems += optional_but_needed(name, spec["input_schema"], handlers[name])
     if example is not None:
         tool = box[name] if box is not None else None
