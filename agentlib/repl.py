@@ -35,6 +35,19 @@ class Style:
         return f"\033[{code}m{text}\033[0m" if self.on else text
 
 
+# what a control character becomes on screen: shown as an escape, never obeyed by the terminal
+_SHOWN = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)] if c not in (9, 10)}
+_SHOWN[0x0D] = "\\r"  # a carriage return would let the next text overwrite what ran
+# bidi overrides and isolates reorder text on screen; line/paragraph separators break lines
+_SHOWN |= {c: f"\\u{c:04x}" for c in [0x61C, 0x200E, 0x200F, *range(0x2028, 0x202F)]}
+_SHOWN |= {c: f"\\u{c:04x}" for c in range(0x2066, 0x206A)}
+
+
+def visible(text: str) -> str:
+    """Text from the model or a tool with its control characters shown, not obeyed (ESC, OSC 52, CR, BEL)."""
+    return text.translate(_SHOWN)
+
+
 class Session:
     """One REPL session: a client, a workspace's toolbox, and the history kept across questions."""
 
@@ -61,7 +74,7 @@ class Session:
             )
         except (anthropic.APIError, OfflineError, ConfigError) as error:
             # agent_loop has already turned a bad key or a dead endpoint into a ConfigError
-            self.write(self.style("31", f"Error: {error}"))
+            self.write(self.style("31", visible(f"Error: {error}")))
             return None
         self.write(self.style("2", _summary(state)))
         return state
@@ -71,10 +84,11 @@ class Session:
         if event.kind == "model_replied":
             for block in event.message["content"]:
                 if block.get("type") == "text" and block.get("text"):
-                    self.write(block["text"])
+                    self.write(visible(block["text"]))
         elif event.kind == "tool_ran":
-            self.write(self.style("33", _call_line(event.name, event.input)))
-            self.write(self.style("31" if event.is_error else "2", _clip(event.output, PREVIEW)))
+            self.write(self.style("33", visible(_call_line(event.name, event.input))))
+            preview = visible(_clip(event.output, PREVIEW))
+            self.write(self.style("31" if event.is_error else "2", preview))
 
     def write(self, text: str) -> None:
         """Print one line to the session's output at once (no buffering behind a slow tool)."""

