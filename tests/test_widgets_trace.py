@@ -7,6 +7,7 @@ import json
 import pytest
 import widget_examples as examples
 
+from agentlib import Toolbox
 from agentlib.events import Finished, ModelReplied, RoundStarted, ToolRan
 from agentlib.loop import WHY
 from agentlib.widgets import to_trace
@@ -121,12 +122,12 @@ def test_to_trace_accepts_events_messages_and_state_like_objects():
 
 
 TOOLBOX = [
-    {"name": "bash", "description": "Run a shell command.\n\nArgs: ...", "input_schema": {}},
-    {"name": "read_file", "description": "Read a file.", "input_schema": {}},
-    {"name": "write_file", "description": "", "input_schema": {}},
+    {"name": "bash", "description": "Run it.\n\nArgs: ...", "input_schema": {"type": "object"}},
+    {"name": "read_file", "description": "Read a file.", "input_schema": {"type": "object"}},
+    {"name": "write_file", "description": "", "input_schema": {"type": "object"}},
 ]
 OFFERED = [
-    {"name": "bash", "description": "Run a shell command."},
+    {"name": "bash", "description": "Run it."},
     {"name": "read_file", "description": "Read a file."},
     {"name": "write_file", "description": ""},
 ]
@@ -140,6 +141,9 @@ def test_the_toolbox_offered_travels_with_the_trace(run):
     names = [t["name"] for t in OFFERED]
     assert [t["name"] for t in to_trace(source, tools=names).meta()["toolbox"]] == names
     assert to_trace(source).meta()["toolbox"] == []  # not told: the views fall back on the calls
+    box = Toolbox.from_dicts(TOOLBOX, {t["name"]: lambda: "" for t in TOOLBOX})
+    assert to_trace(source, tools=box).meta()["toolbox"] == OFFERED
+    assert to_trace(source, tools=list(box)).meta()["toolbox"] == OFFERED
 
 
 def test_long_strings_are_clipped_and_say_so():

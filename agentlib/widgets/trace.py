@@ -67,10 +67,11 @@ def message_summary(message: Any) -> dict[str, Any]:
 
 
 def tool_specs(tools: Any) -> dict[str, str]:
-    """Tool name -> first line of its description, from a Toolbox, TOOLS dicts or plain names."""
+    """Tool name -> first line of its description, from a Toolbox, Tools, TOOLS dicts or names."""
     specs = getattr(tools, "TOOLS", tools)
     out = {}
-    for spec in specs or []:
+    for item in specs or []:
+        spec = getattr(item, "spec", item)  # a Tool describes itself with .spec
         if isinstance(spec, str):
             out[spec] = ""
         else:
