@@ -179,3 +179,11 @@ def test_a_handler_that_is_not_a_function(handler, kind):
         f"TOOL_HANDLERS['shout'] is a {kind}, not a function: map the name to the function "
         "itself (no quotes, no call)."
     ]
+
+
+def test_a_schema_without_a_name_is_named():
+    nameless = {"description": "Shout.", "input_schema": schema(text="string")}
+    problems = check_exercise([nameless], {"shout": shout}, name="shout")
+    assert problems[0] == (
+        "the tool name None is not a string: a tool's name is text, such as 'read_file'."
+    )

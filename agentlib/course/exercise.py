@@ -60,7 +60,8 @@ def check_exercise(
         kind = type(handlers[name]).__name__
         return [
             *problems,
-            f"TOOL_HANDLERS[{name!r}] is a {kind}, not a function: map the name to the function itself (no quotes, no call).",
+            f"TOOL_HANDLERS[{name!r}] is a {kind}, not a function: map the name to the function "
+            "itself (no quotes, no call).",
         ]
     problems += optional_but_needed(name, spec["input_schema"], handlers[name])
     if example is not None:
@@ -75,7 +76,7 @@ def name_problem(name: Any) -> str | None:
         return None
     if not isinstance(name, str):
         return (
-            f"the tool name {name!r} is not a string: a tool's name is text, such as 'word_count'."
+            f"the tool name {name!r} is not a string: a tool's name is text, such as 'read_file'."
         )
     refused = sorted({c for c in name if not TOOL_NAME.fullmatch(c)})
     if refused:
