@@ -100,7 +100,6 @@ def test_not_a_message_is_a_clear_error():
     [
         ([], "empty"),
         ([{"role": "assistant", "content": "hi"}], "must come from the user"),
-        ([{"role": "user", "content": "a"}, {"role": "user", "content": "b"}], "must alternate"),
         (
             [{"role": "user", "content": "a"}, {"role": "assistant", "content": [tool_use("x")]}],
             "no tool_result for that id",
@@ -111,14 +110,54 @@ def test_not_a_message_is_a_clear_error():
                 {"role": "assistant", "content": "b"},
                 {"role": "user", "content": [result("ghost")]},
             ],
-            "which no tool_use in the previous message asked for",
+            "which no tool_use in the assistant message right before it asked for",
         ),
         ([{"role": "system", "content": "x"}], "only 'user' and 'assistant'"),
+        (
+            [
+                {"role": "user", "content": "a"},
+                {"role": "assistant", "content": [tool_use("x")]},
+                {"role": "user", "content": [{"type": "text", "text": "b"}, result("x")]},
+            ],
+            "does not begin with its tool_result blocks",
+        ),
+        (
+            [
+                {"role": "user", "content": "a"},
+                {"role": "assistant", "content": [tool_use("x"), tool_use("x")]},
+                {"role": "user", "content": [result("x")]},
+            ],
+            "reuses the tool_use id x",
+        ),
+        (
+            [{"role": "user", "content": []}, {"role": "assistant", "content": "b"}],
+            "messages[0] has empty content",
+        ),
+        ([{"role": "user", "content": "a"}, {"role": "assistant", "content": "b "}], "prefill"),
     ],
 )
 def test_check_history_explains_each_violation(history, phrase):
     problems = check_history(history)
     assert any(phrase in p for p in problems), problems
+
+
+@pytest.mark.parametrize(
+    "history",
+    [
+        # the API combines consecutive messages of one role: no need to alternate
+        [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}],
+        [
+            {"role": "user", "content": "a"},
+            {"role": "assistant", "content": [tool_use("x")]},
+            {"role": "user", "content": [result("x")]},
+            {"role": "user", "content": "and then?"},
+        ],
+        # a final assistant message is a prefill, and may be empty
+        [{"role": "user", "content": "a"}, {"role": "assistant", "content": ""}],
+    ],
+)
+def test_check_history_accepts_what_the_api_accepts(history):
+    assert check_history(history) == []
 
 
 def test_to_dict_walks_nested_sdk_objects():

@@ -26,7 +26,7 @@ def record_session(cassette, workspace, toolbox, prompt=HELLO):
     """Run a prompt through a recording client (the playbook stands in for the live API)."""
     client = client_for(Recorder(cassette, inner=Offline([Playbook()]).transport()))
     history = [{"role": "user", "content": prompt}]
-    agent_loop(history, client=client, model="some-model", tools=toolbox(workspace))
+    agent_loop(history, client=client, model="agentlib-offline", tools=toolbox(workspace))
     return history
 
 
@@ -54,7 +54,7 @@ def test_recorder_scrubs_keys_and_keeps_no_headers(tmp_path):
     client = client_for(Recorder(cassette, inner=Offline([Script(say("ok"))]).transport()))
     client.api_key = "sk-ant-api03-abcdefSECRET"
     client.messages.create(
-        model="m",
+        model="agentlib-offline",
         max_tokens=50,
         messages=[{"role": "user", "content": "my key is sk-ant-api03-abcdefSECRET, keep it"}],
     )
@@ -88,7 +88,11 @@ def test_drift_in_the_prompt_is_reported_with_both_texts(tmp_path):
 def test_running_past_the_recording_is_reported(tmp_path):
     cassette = tmp_path / "one.json"
     client = client_for(Recorder(cassette, inner=Offline([Script(say("ok"))]).transport()))
-    ask = {"model": "m", "max_tokens": 9, "messages": [{"role": "user", "content": "hi"}]}
+    ask = {
+        "model": "agentlib-offline",
+        "max_tokens": 9,
+        "messages": [{"role": "user", "content": "hi"}],
+    }
     client.messages.create(**ask)
     replaying, _ = offline_client(Replay(cassette))
     assert replaying.messages.create(**ask).content[0].text == "ok"

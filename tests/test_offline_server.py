@@ -60,7 +60,11 @@ def test_validation_errors_cross_the_socket_as_bad_requests(serve):
 
 def test_exhausted_script_over_http_is_a_clear_unretried_error(serve):
     client = serve(Script(say("one")))
-    ask = {"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "hi"}]}
+    ask = {
+        "model": OFFLINE_MODEL,
+        "max_tokens": 10,
+        "messages": [{"role": "user", "content": "hi"}],
+    }
     client.with_options(max_retries=3).messages.create(**ask)
     with pytest.raises(anthropic.InternalServerError, match="ran out after 1 replies"):
         client.with_options(max_retries=3).messages.create(**ask)

@@ -55,7 +55,7 @@ BROKEN = {
     ),
     "empty user string": (
         {"messages": [{"role": "user", "content": ""}]},
-        "text content blocks must be non-empty",
+        "messages.0: all messages must have non-empty content",
     ),
     "empty content list": (
         {"messages": [{"role": "user", "content": []}]},

@@ -6,7 +6,7 @@ import hashlib
 import json
 import threading
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -20,11 +20,13 @@ from agentlib.offline.fallback import Fallback
 from agentlib.offline.playbook import Playbook
 from agentlib.offline.script import Reply
 from agentlib.offline.usage import fit_to_budget, input_tokens
-from agentlib.offline.validate import InvalidRequest, validate_request
+from agentlib.offline.validate import InvalidRequest, check_headers, parse_body, validate_request
 
 OFFLINE_MODEL = "agentlib-offline"
 # The live Messages API refuses larger bodies with 413 request_too_large (its errors page).
 MAX_REQUEST_BYTES = 32 * 1024 * 1024
+# The most output tokens the offline model allows per reply (max_tokens above it is refused).
+OFFLINE_OUTPUT_LIMIT = 64000
 
 
 class Policy(Protocol):
@@ -84,44 +86,53 @@ class Offline:
         self.requests: list[Any] = []  # every request body received, valid or not, in order
         self._lock = threading.Lock()
 
-    def handle(self, method: str, path: str, body: bytes) -> HTTPAnswer:
-        """Answer one HTTP request to the Messages API (the transport and the server call this)."""
+    @property
+    def models(self) -> dict[str, int]:
+        """The model ids this offline API accepts, each with its output limit (max_tokens)."""
+        return {self.model: OFFLINE_OUTPUT_LIMIT}
+
+    def model_entry(self, model_id: str) -> dict[str, Any]:
+        """One model as the models endpoint describes it."""
+        return {
+            "type": "model",
+            "id": model_id,
+            "display_name": "agentlib offline model",
+            "created_at": "1970-01-01T00:00:00Z",
+        }
+
+    def handle(
+        self, method: str, path: str, body: bytes, headers: Mapping[str, str] | None = None
+    ) -> HTTPAnswer:
+        """Answer one HTTP request to the Messages API (the transport and the server call this).
+
+        ``headers`` are checked as the API checks them; None skips that check.
+        """
         path = path.rstrip("/")
-        if method == "GET" and path == "/v1/models":
-            entry = {
-                "type": "model",
-                "id": self.model,
-                "display_name": "agentlib offline model",
-                "created_at": "1970-01-01T00:00:00Z",
-            }
-            payload = {
-                "data": [entry],
-                "has_more": False,
-                "first_id": self.model,
-                "last_id": self.model,
-            }
-            return _json_answer(200, payload)
-        if method != "POST" or path not in ("/v1/messages", "/v1/messages/count_tokens"):
-            return error_answer(404, "not_found_error", f"Not found: {method} {path}")
         if len(body) > MAX_REQUEST_BYTES:
             return too_large_answer(len(body))
+        if method == "GET" and path.startswith("/v1/models"):
+            return self._models_answer(path.removeprefix("/v1/models").lstrip("/"))
+        if method != "POST" or path not in ("/v1/messages", "/v1/messages/count_tokens"):
+            return error_answer(404, "not_found_error", f"Not found: {method} {path}")
         for fault in self.faults:
             taken = fault.take()
             if taken:
-                status, headers, error = taken
-                return error_answer(status, error["type"], error["message"], headers)
+                status, fault_headers, error = taken
+                return error_answer(status, error["type"], error["message"], fault_headers)
         try:
-            request = json.loads(body or b"null")
-        except ValueError:
-            return error_answer(400, "invalid_request_error", "Request body is not valid JSON")
-        with self._lock:
-            self.requests.append(request)
-        if path.endswith("count_tokens"):
-            request = {"max_tokens": 1, **request} if isinstance(request, dict) else request
-        try:
-            validate_request(request)
+            if headers is not None:
+                check_headers(headers)
+            request = parse_body(body)
+            with self._lock:
+                self.requests.append(request)
+            if path.endswith("count_tokens") and isinstance(request, dict):
+                request = {"max_tokens": 1, **request}
+            validate_request(request, self.models)
         except InvalidRequest as err:
-            return error_answer(400, "invalid_request_error", str(err))
+            message = str(err)
+            if err.rule == "model-known":
+                message += f" (this offline API serves: {', '.join(self.models)})"
+            return error_answer(err.status, err.kind, message)
         if path.endswith("count_tokens"):
             return _json_answer(200, {"input_tokens": input_tokens(request)})
         message = self.reply_to(request)
@@ -129,6 +140,24 @@ class Offline:
             headers = {"content-type": "text/event-stream", "request-id": "req_offline_stream"}
             return HTTPAnswer(200, headers, message_events(message))
         return _json_answer(200, message, {"x-agentlib-usage": "estimated"})
+
+    def _models_answer(self, model_id: str) -> HTTPAnswer:
+        if model_id:
+            if model_id not in self.models:
+                return error_answer(
+                    404,
+                    "not_found_error",
+                    f"model: {model_id} (this offline API serves: {', '.join(self.models)})",
+                )
+            return _json_answer(200, self.model_entry(model_id))
+        ids = list(self.models)
+        payload = {
+            "data": [self.model_entry(model_id) for model_id in ids],
+            "has_more": False,
+            "first_id": ids[0],
+            "last_id": ids[-1],
+        }
+        return _json_answer(200, payload)
 
     def reply_to(self, request: dict[str, Any]) -> dict[str, Any]:
         """The assistant message (API JSON) for a valid request: first policy that answers wins."""
@@ -192,7 +221,13 @@ class OfflineTransport(httpx2.BaseTransport):
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         """Answer one request in-process."""
-        answer = self.offline.handle(request.method, request.url.path, request.read())
+        # the size limit is checked before the body is read, as the server does
+        size = int(request.headers.get("content-length") or 0)
+        if size > MAX_REQUEST_BYTES:
+            answer = too_large_answer(size)
+        else:
+            path, body = request.url.path, request.read()
+            answer = self.offline.handle(request.method, path, body, request.headers)
         return httpx2.Response(answer.status, headers=answer.headers, content=answer.body)
 
 

@@ -1,82 +1,221 @@
-"""Check a Messages API request the way the live API does, with the live API's wording."""
+"""Check a Messages API request the way the live API does, with the live API's wording.
+
+Every rule has an id (``RULES``); docs/conformance.md lists the same ids with their public
+sources. The conversation's shape (roles, empty content, tool_use / tool_result pairing) is
+decided by ``agentlib.messages.protocol_problems``, the code ``check_history`` explains too.
+"""
 
 from __future__ import annotations
 
+import json
 import re
+import typing
+from collections.abc import Mapping
 from typing import Any
 
-from agentlib.offline.conversation import content_blocks
+from anthropic.types import ToolChoiceParam, ToolParam
+from anthropic.types.message_content_param import MessageContentParam
+from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
+from anthropic.types.tool_result_block_param import Content as ResultContentParam
+
+from agentlib.messages import protocol_problems
+
+RULES = {
+    # HTTP: agentlib/offline/simulator.py
+    "body-size": "a body over 32 MB is refused with 413 request_too_large",
+    "json-valid": "the body is valid JSON",
+    "version-header": "the anthropic-version header is present",
+    "api-key-header": "an x-api-key (or Authorization) header is present",
+    "model-known": "the model id exists (else 404 not_found_error)",
+    # the request's fields
+    "body-object": "the body is a JSON object",
+    "extra-inputs": "no field the API does not define, at top level, in a message or in a block",
+    "field-required": "required fields are present",
+    "field-type": "each field has its type (string, integer, list, object)",
+    "max-tokens-min": "max_tokens is at least 1",
+    "max-tokens-limit": "max_tokens is at most the model's output limit",
+    "system-text": "system is a string or a list of text blocks",
+    "tool-name-pattern": "tool names match ^[a-zA-Z0-9_-]{1,128}$",
+    "tool-input-schema": "a tool's input_schema is an object schema",
+    "tool-names-unique": "tool names are unique",
+    "tool-choice-type": "tool_choice.type is auto, any, tool or none",
+    "tool-choice-known": "tool_choice names a tool in tools",
+    "block-type": "each content block has a known type",
+    "block-role": "tool_result / image / document only in user messages; tool_use / thinking "
+    "only in assistant messages",
+    "tool-use-id-pattern": "tool_use ids match ^[a-zA-Z0-9_-]+$",
+    # the conversation's shape: agentlib.messages.protocol_problems
+    "role": "roles are user or assistant",
+    "messages-non-empty": "there is at least one message",
+    "first-user": "the first message is the user's",
+    "content-non-empty": "every message but a final assistant one has content",
+    "text-non-empty": "text blocks are not empty",
+    "text-non-whitespace": "text blocks are not only whitespace",
+    "prefill-trailing-whitespace": "a final assistant message does not end with whitespace",
+    "tool-use-unique": "tool_use ids are unique in the request",
+    "tool-use-answered": "each tool_use is answered by a tool_result in the next turn",
+    "tool-result-first": "the turn after tool_use blocks begins with its tool_result blocks",
+    "tool-result-matches-call": "each tool_result answers a tool_use of the turn before",
+    # what the API accepts, and the simulator with it
+    "same-role-turns-accepted": "consecutive messages of one role are combined, not refused",
+    "prefill-accepted": "a final assistant message is a prefill the reply continues",
+}
 
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
-BLOCK_TYPES = ("text", "image", "document", "tool_use", "tool_result", "thinking")
-USER_ONLY = {"tool_result", "image", "document"}
-ASSISTANT_ONLY = {"tool_use", "thinking"}
+TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
+USER_ONLY = {"tool_result", "image", "document", "search_result"}
+ASSISTANT_ONLY = {"tool_use", "thinking", "redacted_thinking", "server_tool_use"}
 
 
 class InvalidRequest(Exception):
-    """The request breaks a rule of the Messages API; the message is the API's explanation."""
+    """The request breaks rule ``rule``; the message is the API's explanation."""
+
+    def __init__(self, rule: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.status = status
+        self.kind = {404: "not_found_error", 401: "authentication_error"}.get(
+            status, "invalid_request_error"
+        )
 
 
-def validate_request(body: Any) -> None:
-    """Raise InvalidRequest with the live API's message for the first rule the request breaks."""
+def _keys(typed_dict: Any) -> frozenset[str]:
+    return frozenset(typed_dict.__required_keys__ | typed_dict.__optional_keys__)
+
+
+def _by_type(union: Any) -> dict[str, frozenset[str]]:
+    """The fields of each member of a union of the SDK's param TypedDicts, by their ``type``."""
+    fields = {}
+    for member in typing.get_args(union):
+        if not hasattr(member, "__required_keys__"):
+            continue  # the SDK's response models, which it also accepts, dump to these shapes
+        (kind,) = typing.get_args(typing.get_type_hints(member)["type"])
+        fields[kind] = _keys(member)
+    return fields
+
+
+# The fields the API defines are the ones the installed SDK's request types declare; the
+# sampling fields are added because earlier SDK releases declare them (not every one does).
+TOP_FIELDS = (_keys(MessageCreateParamsNonStreaming) | {"temperature", "top_k", "top_p"}) - {
+    "user_profile_id",  # these two the SDK sends as headers
+    "workspace_id",
+}
+MESSAGE_FIELDS = frozenset({"role", "content"})
+BLOCK_FIELDS = _by_type(typing.get_args(typing.get_args(MessageContentParam)[1])[0])
+RESULT_CONTENT_FIELDS = _by_type(ResultContentParam)
+TOOL_FIELDS = _keys(ToolParam)
+TOOL_CHOICE_FIELDS = _by_type(ToolChoiceParam)
+
+
+def parse_body(body: bytes) -> Any:
+    """The request body as JSON, or InvalidRequest with the API's wording."""
+    try:
+        return json.loads(body or b"")
+    except ValueError as err:
+        raise InvalidRequest("json-valid", f"The request body is not valid JSON: {err}") from None
+    except RecursionError:
+        reason = "The request body is not valid JSON: it is nested too deeply"
+        raise InvalidRequest("json-valid", reason) from None
+
+
+def check_headers(headers: Mapping[str, str]) -> None:
+    """Raise InvalidRequest when a header the API needs is missing."""
+    names = {name.lower() for name in headers}
+    if not names & {"x-api-key", "authorization"}:
+        raise InvalidRequest("api-key-header", "x-api-key header is required", 401)
+    if "anthropic-version" not in names:
+        raise InvalidRequest("version-header", "anthropic-version: header is required")
+
+
+def validate_request(body: Any, models: Mapping[str, int]) -> None:
+    """Raise InvalidRequest for the first rule the request breaks; ``models`` maps id to output limit."""
     if not isinstance(body, dict):
-        raise InvalidRequest("Input should be a valid dictionary")
-    for field in ("model", "max_tokens", "messages"):
-        if field not in body:
-            raise InvalidRequest(f"{field}: Field required")
-    if not isinstance(body["model"], str) or not body["model"]:
-        raise InvalidRequest("model: Input should be a non-empty string")
-    max_tokens = body["max_tokens"]
+        raise InvalidRequest("body-object", "Input should be a valid dictionary")
+    _no_extra(body, TOP_FIELDS, "")
+    for name in ("model", "max_tokens", "messages"):
+        if name not in body:
+            raise InvalidRequest("field-required", f"{name}: Field required")
+    model, max_tokens = body["model"], body["max_tokens"]
+    if not isinstance(model, str):
+        raise InvalidRequest("field-type", "model: Input should be a valid string")
     if not isinstance(max_tokens, int) or isinstance(max_tokens, bool):
-        raise InvalidRequest("max_tokens: Input should be a valid integer")
+        raise InvalidRequest("field-type", "max_tokens: Input should be a valid integer")
     if max_tokens < 1:
-        raise InvalidRequest("max_tokens: Input should be greater than or equal to 1")
+        raise InvalidRequest(
+            "max-tokens-min", "max_tokens: Input should be greater than or equal to 1"
+        )
     _check_system(body.get("system"))
-    tool_names = _check_tools(body.get("tools"))
-    _check_tool_choice(body.get("tool_choice"), tool_names)
+    _check_tool_choice(body.get("tool_choice"), _check_tools(body.get("tools")))
     _check_messages(body["messages"])
+    if model not in models:
+        raise InvalidRequest("model-known", f"model: {model}", 404)
+    if max_tokens > models[model]:
+        raise InvalidRequest(
+            "max-tokens-limit",
+            f"max_tokens: {max_tokens} > {models[model]}, which is the maximum allowed number of "
+            f"output tokens for {model}",
+        )
+
+
+def _no_extra(data: dict, known: frozenset[str], where: str) -> None:
+    for key in data:
+        if key not in known:
+            raise InvalidRequest("extra-inputs", f"{where}{key}: Extra inputs are not permitted")
 
 
 def _check_system(system: Any) -> None:
     if system is None or isinstance(system, str):
         return
     if not isinstance(system, list):
-        raise InvalidRequest("system: Input should be a valid string or a list of text blocks")
+        raise InvalidRequest("system-text", "system: Input should be a valid string or list")
     for j, block in enumerate(system):
         if not isinstance(block, dict) or block.get("type") != "text":
-            raise InvalidRequest(f"system.{j}.type: Input should be 'text'")
-        _check_text(block, f"system.{j}")
+            raise InvalidRequest("system-text", f"system.{j}.type: Input should be 'text'")
+        _no_extra(block, BLOCK_FIELDS["text"], f"system.{j}.")
+        if not isinstance(block.get("text"), str):
+            raise InvalidRequest("field-required", f"system.{j}.text: Field required")
+        if not block["text"]:
+            raise InvalidRequest("text-non-empty", "system: text content blocks must be non-empty")
 
 
 def _check_tools(tools: Any) -> set[str]:
     if tools is None:
         return set()
     if not isinstance(tools, list):
-        raise InvalidRequest("tools: Input should be a valid list")
+        raise InvalidRequest("field-type", "tools: Input should be a valid list")
     names: list[str] = []
     for i, spec in enumerate(tools):
-        where = f"tools.{i}.custom"
+        where = f"tools.{i}.custom."
         if not isinstance(spec, dict):
-            raise InvalidRequest(f"tools.{i}: Input should be a valid dictionary")
-        if "type" in spec and spec["type"] not in ("custom", None):
-            continue  # server tools (web search, ...) have their own shape; not simulated
-        name = spec.get("name")
-        if name is None:
-            raise InvalidRequest(f"{where}.name: Field required")
-        if not isinstance(name, str) or not TOOL_NAME.fullmatch(name):
-            raise InvalidRequest(f"{where}.name: String should match pattern '{TOOL_NAME.pattern}'")
+            raise InvalidRequest("field-type", f"tools.{i}: Input should be a valid dictionary")
+        if spec.get("type") not in (None, "custom"):
+            names.append(spec.get("name", ""))
+            continue  # server tools (web search, ...) have their own shapes; not simulated
+        _no_extra(spec, TOOL_FIELDS, where)
+        for name in ("name", "input_schema"):
+            if name not in spec:
+                raise InvalidRequest("field-required", f"{where}{name}: Field required")
+        if not isinstance(spec["name"], str) or not TOOL_NAME.fullmatch(spec["name"]):
+            raise InvalidRequest(
+                "tool-name-pattern",
+                f"{where}name: String should match pattern '{TOOL_NAME.pattern}'",
+            )
         if "description" in spec and not isinstance(spec["description"], str):
-            raise InvalidRequest(f"{where}.description: Input should be a valid string")
-        schema = spec.get("input_schema")
-        if schema is None:
-            raise InvalidRequest(f"{where}.input_schema: Field required")
+            raise InvalidRequest(
+                "field-type", f"{where}description: Input should be a valid string"
+            )
+        schema = spec["input_schema"]
         if not isinstance(schema, dict):
-            raise InvalidRequest(f"{where}.input_schema: Input should be a valid dictionary")
+            raise InvalidRequest(
+                "tool-input-schema", f"{where}input_schema: Input should be a valid dictionary"
+            )
         if schema.get("type") != "object":
-            raise InvalidRequest(f"{where}.input_schema.type: Input should be 'object'")
-        names.append(name)
+            raise InvalidRequest(
+                "tool-input-schema", f"{where}input_schema.type: Input should be 'object'"
+            )
+        names.append(spec["name"])
     if len(set(names)) != len(names):
-        raise InvalidRequest("tools: Tool names must be unique.")
+        raise InvalidRequest("tool-names-unique", "tools: Tool names must be unique.")
     return set(names)
 
 
@@ -84,135 +223,105 @@ def _check_tool_choice(choice: Any, tool_names: set[str]) -> None:
     if choice is None:
         return
     kind = choice.get("type") if isinstance(choice, dict) else None
-    if kind not in ("auto", "any", "tool", "none"):
+    if kind not in TOOL_CHOICE_FIELDS:
+        expected = ", ".join(f"'{t}'" for t in TOOL_CHOICE_FIELDS)
         raise InvalidRequest(
-            "tool_choice.type: Input tag found using 'type' does not match any of the "
-            "expected tags: 'auto', 'any', 'tool', 'none'"
+            "tool-choice-type",
+            "tool_choice: Input tag found using 'type' does not match any of the expected tags: "
+            + expected,
         )
+    _no_extra(choice, TOOL_CHOICE_FIELDS[kind], f"tool_choice.{kind}.")
     if kind == "tool" and choice.get("name") not in tool_names:
-        raise InvalidRequest(f"Tool '{choice.get('name')}' not found in provided tools")
-
-
-def _check_text(block: dict, where: str) -> None:
-    text = block.get("text")
-    if not isinstance(text, str):
-        raise InvalidRequest(f"{where}.text: Field required")
-    if not text:
-        raise InvalidRequest(f"{where}: text content blocks must be non-empty")
-    if not text.strip():
-        raise InvalidRequest(f"{where}: text content blocks must contain non-whitespace text")
+        raise InvalidRequest(
+            "tool-choice-known", f"Tool '{choice.get('name')}' not found in provided tools"
+        )
 
 
 def _check_messages(messages: Any) -> None:
     if not isinstance(messages, list):
-        raise InvalidRequest("messages: Input should be a valid list")
-    if not messages:
-        raise InvalidRequest("messages: at least one message is required")
+        raise InvalidRequest("field-type", "messages: Input should be a valid list")
     for i, message in enumerate(messages):
-        _check_message(i, message, is_last=i == len(messages) - 1)
-    if messages[0]["role"] != "user":
-        raise InvalidRequest('messages: first message must use the "user" role')
-    _check_tool_pairing(messages)
+        if not isinstance(message, dict):
+            raise InvalidRequest("field-type", f"messages.{i}: Input should be a valid dictionary")
+        _no_extra(message, MESSAGE_FIELDS, f"messages.{i}.")
+        for name in ("role", "content"):
+            if name not in message:
+                raise InvalidRequest("field-required", f"messages.{i}.{name}: Field required")
+        content = message["content"]
+        if isinstance(content, list):
+            for j, block in enumerate(content):
+                _check_block(block, message["role"], f"messages.{i}.content.{j}")
+        elif not isinstance(content, str):
+            raise InvalidRequest(
+                "field-type", f"messages.{i}.content: Input should be a valid string or list"
+            )
+    problems = protocol_problems(messages)
+    if problems:
+        raise InvalidRequest(problems[0].rule, problems[0].api)
 
 
-def _check_message(i: int, message: Any, *, is_last: bool) -> None:
-    if not isinstance(message, dict):
-        raise InvalidRequest(f"messages.{i}: Input should be a valid dictionary")
-    role = message.get("role")
-    if role is None:
-        raise InvalidRequest(f"messages.{i}.role: Field required")
-    if role not in ("user", "assistant"):
-        raise InvalidRequest(f"messages.{i}.role: Input should be 'user' or 'assistant'")
-    if "content" not in message:
-        raise InvalidRequest(f"messages.{i}.content: Field required")
-    content = message["content"]
-    allowed_empty = is_last and role == "assistant"
-    if isinstance(content, str):
-        if not content and not allowed_empty:
-            raise InvalidRequest(f"messages.{i}: text content blocks must be non-empty")
-        if is_last and role == "assistant" and content != content.rstrip():
-            raise InvalidRequest("final assistant content cannot end with trailing whitespace")
-        return
-    if not isinstance(content, list):
-        raise InvalidRequest(f"messages.{i}.content: Input should be a valid string or list")
-    if not content and not allowed_empty:
-        raise InvalidRequest(
-            f"messages.{i}: all messages must have non-empty content except for the "
-            "optional final assistant message"
-        )
-    for j, block in enumerate(content):
-        _check_block(block, role, f"messages.{i}.content.{j}")
-
-
-def _check_block(block: Any, role: str, where: str) -> None:
+def _check_block(block: Any, role: Any, where: str) -> None:
     if not isinstance(block, dict):
-        raise InvalidRequest(f"{where}: Input should be a valid dictionary")
+        raise InvalidRequest("field-type", f"{where}: Input should be a valid dictionary")
     kind = block.get("type")
     if kind is None:
-        raise InvalidRequest(f"{where}.type: Field required")
-    if kind not in BLOCK_TYPES:
-        expected = ", ".join(f"'{t}'" for t in BLOCK_TYPES)
+        raise InvalidRequest("field-required", f"{where}.type: Field required")
+    if kind not in BLOCK_FIELDS:
+        expected = ", ".join(f"'{t}'" for t in BLOCK_FIELDS)
         raise InvalidRequest(
+            "block-type",
             f"{where}: Input tag '{kind}' found using 'type' does not match any of the "
-            f"expected tags: {expected}"
+            f"expected tags: {expected}",
         )
+    _no_extra(block, BLOCK_FIELDS[kind], f"{where}.{kind}.")
     if role == "assistant" and kind in USER_ONLY:
-        raise InvalidRequest(f"{where}: `{kind}` blocks can only appear in `user` messages")
+        raise InvalidRequest(
+            "block-role", f"{where}: `{kind}` blocks can only appear in `user` messages"
+        )
     if role == "user" and kind in ASSISTANT_ONLY:
-        raise InvalidRequest(f"{where}: `{kind}` blocks can only appear in `assistant` messages")
-    if kind == "text":
-        _check_text(block, where)
-    elif kind == "tool_use":
-        for field in ("id", "name", "input"):
-            if field not in block:
-                raise InvalidRequest(f"{where}.{field}: Field required")
+        raise InvalidRequest(
+            "block-role", f"{where}: `{kind}` blocks can only appear in `assistant` messages"
+        )
+    required = {
+        "text": ("text",),
+        "tool_use": ("id", "name", "input"),
+        "tool_result": ("tool_use_id",),
+    }
+    for name in required.get(kind, ()):
+        if name not in block:
+            raise InvalidRequest("field-required", f"{where}.{kind}.{name}: Field required")
+    if kind == "text" and not isinstance(block["text"], str):
+        raise InvalidRequest("field-type", f"{where}.text.text: Input should be a valid string")
+    if kind == "tool_use":
+        if not isinstance(block["id"], str) or not TOOL_USE_ID.fullmatch(block["id"]):
+            raise InvalidRequest(
+                "tool-use-id-pattern",
+                f"{where}.tool_use.id: String should match pattern '{TOOL_USE_ID.pattern}'",
+            )
         if not isinstance(block["input"], dict):
-            raise InvalidRequest(f"{where}.input: Input should be a valid dictionary")
-    elif kind == "tool_result":
-        if not isinstance(block.get("tool_use_id"), str):
-            raise InvalidRequest(f"{where}.tool_use_id: Field required")
-        inner = block.get("content", "")
-        if isinstance(inner, list):
-            for k, part in enumerate(inner):
-                if isinstance(part, dict) and part.get("type") == "text":
-                    _check_text(part, f"{where}.content.{k}")
-                elif not isinstance(part, dict) or part.get("type") not in ("image", "document"):
-                    raise InvalidRequest(
-                        f"{where}.content.{k}: tool_result content blocks must be text, "
-                        "image or document blocks"
-                    )
-        elif not isinstance(inner, str):
-            raise InvalidRequest(f"{where}.content: Input should be a valid string or list")
+            raise InvalidRequest(
+                "field-type", f"{where}.tool_use.input: Input should be a valid dictionary"
+            )
+    if kind == "tool_result":
+        _check_result_content(block.get("content", ""), f"{where}.tool_result.content")
 
 
-def _ids(message: dict | None, role: str, kind: str, key: str) -> list[str]:
-    """``key`` of each ``kind`` block in ``message``, when there is one and it has ``role``."""
-    if message is None or message["role"] != role:
-        return []
-    return [b[key] for b in content_blocks(message) if b["type"] == kind]
-
-
-def _check_tool_pairing(messages: list[dict]) -> None:
-    for i, message in enumerate(messages):
-        before = messages[i - 1] if i > 0 else None
-        after = messages[i + 1] if i + 1 < len(messages) else None
-        if message["role"] == "user":
-            offered = _ids(before, "assistant", "tool_use", "id")
-            results = _ids(message, "user", "tool_result", "tool_use_id")
-            stray = [tool_id for tool_id in results if tool_id not in offered]
-            if stray:
-                raise InvalidRequest(
-                    f"messages.{i}.content.0: unexpected `tool_use_id` found in `tool_result` "
-                    f"blocks: {', '.join(stray)}. Each `tool_result` block must have a "
-                    "corresponding `tool_use` block in the previous message."
-                )
-        else:
-            answered = _ids(after, "user", "tool_result", "tool_use_id")
-            calls = _ids(message, "assistant", "tool_use", "id")
-            missing = [tool_id for tool_id in calls if tool_id not in answered]
-            if missing:
-                raise InvalidRequest(
-                    f"messages.{i}: `tool_use` ids were found without `tool_result` blocks "
-                    f"immediately after: {', '.join(missing)}. Each `tool_use` block must have "
-                    "a corresponding `tool_result` block in the next message."
-                )
+def _check_result_content(content: Any, where: str) -> None:
+    if isinstance(content, str):
+        return
+    if not isinstance(content, list):
+        raise InvalidRequest("field-type", f"{where}: Input should be a valid string or list")
+    for k, part in enumerate(content):
+        kind = part.get("type") if isinstance(part, dict) else None
+        if kind not in RESULT_CONTENT_FIELDS:
+            expected = ", ".join(f"'{t}'" for t in RESULT_CONTENT_FIELDS)
+            raise InvalidRequest(
+                "block-type",
+                f"{where}.{k}: Input tag '{kind}' found using 'type' does not match any of the "
+                f"expected tags: {expected}",
+            )
+        _no_extra(part, RESULT_CONTENT_FIELDS[kind], f"{where}.{k}.{kind}.")
+        if kind == "text" and not part.get("text"):
+            raise InvalidRequest(
+                "text-non-empty", "messages: text content blocks must be non-empty"
+            )

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from ..events import Finished, ModelReplied, RoundStarted, ToolRan
-from ..messages import check_history, to_dict
+from ..messages import check_history, to_dict, tool_pairing_problems
 from .reasons import stop_meaning
 
 MAX_CHARS = 2000  # longer strings are cut, with a marker saying how much was left out
@@ -183,12 +183,12 @@ class Trace:
             }
             if event.stop_reason == "max_rounds":
                 self._set_stop(r, r["stop_reason"])
-            for tool_id in r["unanswered"]:
-                name = next((b["name"] for b in r["reply"] or [] if b.get("id") == tool_id), "?")
+            calls = [b for b in r["reply"] or [] if b.get("id") in r["unanswered"]]
+            ended = [*self._last_sent, {"role": "assistant", "content": calls}]
+            for problem in tool_pairing_problems(ended) if calls else []:
                 self.problems.append(
-                    f"Round {r['index']}: the reply asks for tool {name!r} (id {tool_id}), but the "
-                    f"loop stopped ({event.stop_reason}) without running it. The history now ends "
-                    "with an unanswered tool_use: sent as it is, the API would refuse it "
+                    f"Round {r['index']}: the loop stopped ({event.stop_reason}) without running "
+                    f"the tools, so the history ends with an unanswered tool_use: {problem.words} "
                     "(normalize_messages answers it with '(cancelled)' before the next call)."
                 )
         return r["index"]
