@@ -8,6 +8,7 @@ untouched blank explains itself and the notebook carries on.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import textwrap
 from collections.abc import Callable
@@ -373,7 +374,21 @@ def check_dispatch_map(TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[...,
             False,
             f"TOOL_HANDLERS should be a dict (name -> function); it is {type(TOOL_HANDLERS).__name__}.",
         )
-    missing = [t["name"] for t in TOOLS if t["name"] not in TOOL_HANDLERS]
+    if any(t is Ellipsis for t in TOOLS) or any(h is Ellipsis for h in TOOL_HANDLERS.values()):
+        return _blank("a schema or a handler is still `...`.")
+    not_dicts = [t for t in TOOLS if not isinstance(t, dict)]
+    if not_dicts:
+        return Verdict(
+            False,
+            f"every entry of TOOLS must be a dict (name, description, input_schema); one is {not_dicts[0]!r:.100}",
+        )
+    not_callable = [n for n, h in TOOL_HANDLERS.items() if not callable(h)]
+    if not_callable:
+        return Verdict(
+            False,
+            f"TOOL_HANDLERS[{not_callable[0]!r}] must be a function; it is {TOOL_HANDLERS[not_callable[0]]!r:.100}",
+        )
+    missing = [t.get("name") for t in TOOLS if t.get("name") not in TOOL_HANDLERS]
     if missing and len(TOOL_HANDLERS) <= 1:
         return _blank(f"TOOL_HANDLERS has no entry yet for {', '.join(missing)}.")
     problems = check_tools(TOOLS, TOOL_HANDLERS)
@@ -422,6 +437,13 @@ def check_dispatch_map(TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[...,
 def check_edit_refuses_duplicates(run_edit: Callable[..., str], root: str | os.PathLike) -> Verdict:
     """Exercise: ``run_edit`` refuses an ``old_text`` found more than once, names the count, and changes nothing."""
     folder = Path(tempfile.mkdtemp(prefix="edit-check-", dir=root))
+    try:
+        return _check_edit(run_edit, root, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)  # leave the learner's workspace as it was
+
+
+def _check_edit(run_edit: Callable[..., str], root: str | os.PathLike, folder: Path) -> Verdict:
     rel = (
         folder.relative_to(Path(root).resolve())
         if folder.is_relative_to(Path(root).resolve())
@@ -435,7 +457,7 @@ def check_edit_refuses_duplicates(run_edit: Callable[..., str], root: str | os.P
         done = run_edit(once, "x = 1", "x = 2")
         missing = run_edit(once, "zzz", "x")
     except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
-        return _crash("run_edit", e)
+        return _crash(getattr(run_edit, "__name__", "run_edit"), e)
     problems = []
     if (folder / "twice.py").read_text() != "x = 1\nx = 1\ny = 2\n":
         problems.append(
@@ -487,7 +509,13 @@ def check_edit_refuses_duplicates(run_edit: Callable[..., str], root: str | os.P
 
 def check_safe_glob(run_glob: Callable[[str], str], root: str | os.PathLike) -> Verdict:
     """Exercise: a ``glob`` that answers inside the workspace and refuses absolute patterns and ``..``."""
-    root = Path(root).resolve()
+    try:
+        return _check_glob(run_glob, Path(root).resolve())
+    finally:
+        shutil.rmtree(Path(root) / "glob-check", ignore_errors=True)
+
+
+def _check_glob(run_glob: Callable[[str], str], root: Path) -> Verdict:
     (root / "glob-check").mkdir(exist_ok=True)
     (root / "glob-check" / "a.txt").write_text("a\n")
     problems = []
@@ -495,7 +523,7 @@ def check_safe_glob(run_glob: Callable[[str], str], root: str | os.PathLike) -> 
         inside = run_glob("glob-check/*.txt")
         outside = {p: run_glob(p) for p in ("/etc/host*", "../*", "glob-check/../../*")}
     except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
-        return _crash("run_glob", e)
+        return _crash(getattr(run_glob, "__name__", "run_glob"), e)
     if not isinstance(inside, str):
         return Verdict(
             False,
@@ -549,6 +577,10 @@ def check_own_tool(
     """Exercise: the learner's own tool, whatever its name, passes ``check_exercise`` and runs in the loop."""
     if name is Ellipsis or example is Ellipsis or not name:
         return _blank("TOOL_NAME or EXAMPLE is still `...`.")
+    if TOOLS is Ellipsis:
+        return _blank("the toolbox is still `...`.")
+    if not isinstance(TOOLS, Toolbox) and any(t is Ellipsis for t in TOOLS):
+        return _blank("the schema is still `...`.")
     if not isinstance(example, dict):
         return Verdict(
             False,

@@ -148,6 +148,7 @@ def run_notebook(
     live: bool = False,
     kernel_name: str = "python3",
     cwd: str | os.PathLike[str] | None = None,
+    solutions: bool = False,
 ) -> NotebookRun:
     """Execute a notebook top to bottom and return what it produced.
 
@@ -155,6 +156,7 @@ def run_notebook(
     (``live=True`` keeps the caller's environment). ``env`` is added to the kernel's
     environment but cannot lift the forced offline. ``timeout`` is per cell, in seconds. The kernel runs in the notebook's folder
     unless ``cwd`` says otherwise, with the interpreter running this function.
+    ``solutions=True`` runs each ``exercise`` cell with its ``solution`` cell's code instead.
     """
     import nbformat
     from nbclient import NotebookClient
@@ -162,6 +164,10 @@ def run_notebook(
 
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
+    if solutions:
+        from .solutions import fill_in_solutions
+
+        fill_in_solutions(nb)
     if parameters:
         inject_parameters(nb, parameters)
     client = NotebookClient(
