@@ -136,6 +136,7 @@ def _expected(reply: bytes) -> int:
 
 def _post(length_header: str) -> bytes:
     lines = ["POST /v1/messages HTTP/1.1", "host: x", "content-type: application/json"]
+    lines += ["x-api-key: any", "anthropic-version: 2023-06-01"]  # the API needs both
     return "\r\n".join(lines + ([length_header] if length_header else [])).encode()
 
 

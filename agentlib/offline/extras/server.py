@@ -46,7 +46,7 @@ def make_server(offline: Offline | None = None, port: int = 0) -> OfflineHTTPSer
                 return
             path = self.path.split("?")[0]
             try:
-                answer = simulator.handle(self.command, path, body)
+                answer = simulator.handle(self.command, path, body, dict(self.headers))
             except OfflineError as err:
                 # in-process this is raised; over HTTP it becomes an error the client will not retry
                 answer = error_answer(500, "api_error", str(err), {"x-should-retry": "false"})
