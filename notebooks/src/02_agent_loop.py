@@ -43,13 +43,14 @@ SCRIPT = ""  # instructors: "module:attribute" of an offline Script (see 99_appe
 
 # %% [markdown]
 # Notebook 01's pieces in one cell: the client, the workspace with its `main.py`, the bash
-# tool, the system prompt and the seed's `run_bash` (here `agentlib.seed.seed_run_bash`,
-# the same code, run in the workspace).
+# tool's schema, the system prompt and `run_bash`.
 
 # %%
+import os
+import subprocess
+
 import agentlib
 from agentlib.course import Course
-from agentlib.seed import seed_run_bash
 
 course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="s01")
 client, MODEL = course.client, course.model
@@ -60,9 +61,22 @@ OFFLINE = course.offline
 TOOLS = agentlib.s01_tools(ws).TOOLS  # the bash tool's schema, as in notebook 01
 SYSTEM = f"You are a coding agent at {WORKDIR}. Use bash to solve tasks. Act, don't explain."
 
+SAFE_ENV = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+
 
 def run_bash(command: str) -> str:
-    return seed_run_bash(command, cwd=WORKDIR)
+    dangerous = ["rm -rf /", "sudo", "shutdown", "reboot", "> /dev/"]
+    if any(d in command for d in dangerous):
+        return "Error: Dangerous command blocked"
+    try:
+        r = subprocess.run(command, shell=True, cwd=WORKDIR, env=SAFE_ENV,
+                           capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return "Error: Timeout (120s)"
+    except (FileNotFoundError, OSError) as e:
+        return f"Error: {e}"
+    out = (r.stdout + r.stderr).strip()
+    return out[:50000] if out else "(no output)"
 
 
 # %% [markdown]

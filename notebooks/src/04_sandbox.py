@@ -1,0 +1,334 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # s02 · Tool use, part 2: the workspace sandbox
+#
+# **You will be able to:** explain what the seed's `safe_path` protects and where it fails,
+# run those attacks for real, write a `glob` that stays inside the workspace, and say how
+# `agentlib` confines both the file tools and bash.
+#
+# **You need:** notebook 03. No API key.
+#
+# ```
+#  model: tool_use read_file {"path": "../../etc/passwd"}
+#     ↓
+#  dispatch map → run_read(path)
+#     ↓
+#  safe_path(path):  (WORKDIR / path).resolve()  inside WORKDIR?  ── no ──→ "Error: Path escapes workspace"
+#     ↓ yes
+#  open the file, read it → tool_result
+# ```
+#
+# The workspace is the agent's whole world: least privilege, applied at the tool level.
+
+# %% tags=["parameters"]
+BACKEND = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
+WORKSPACE = None  # None: a fresh temporary folder. Never point this at your own project.
+EXTRA_TOOLS = ""  # instructors: "module:attribute" of @tool functions or a Toolbox, comma-separated
+SCRIPT = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
+
+# %% [markdown]
+# The set-up, and notebook 01's `run_bash`: a deny-list, and no isolation at all.
+
+# %%
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+import agentlib
+from agentlib.course import Course, expect_error
+
+course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="s02")
+client, MODEL = course.client, course.model
+ws = course.workspace
+WORKDIR = ws.root
+OFFLINE = course.offline
+
+SAFE_ENV = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+
+
+def run_bash(command: str) -> str:
+    dangerous = ["rm -rf /", "sudo", "shutdown", "reboot", "> /dev/"]
+    if any(d in command for d in dangerous):
+        return "Error: Dangerous command blocked"
+    try:
+        r = subprocess.run(command, shell=True, cwd=WORKDIR, env=SAFE_ENV,
+                           capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return "Error: Timeout (120s)"
+    except (FileNotFoundError, OSError) as e:
+        return f"Error: {e}"
+    out = (r.stdout + r.stderr).strip()
+    return out[:50000] if out else "(no output)"
+
+
+# %% [markdown]
+# ## 1. `safe_path`, by hand
+#
+# The seed's guard: join the path to the workspace, `resolve()` it (which removes `..` and
+# `.` and follows symbolic links), and refuse it unless the result is still inside.
+
+# %%
+def safe_path(p: str) -> Path:
+    path = (WORKDIR / p).resolve()
+    if not path.is_relative_to(WORKDIR):
+        raise ValueError(f"Path escapes workspace: {p}")
+    return path
+
+
+print(safe_path("notes/../config.txt"))
+with expect_error(ValueError, why="the classic attack: a path that climbs out of the workspace"):
+    safe_path("../../etc/passwd")
+
+# %% [markdown]
+# ## 2. Where the five-line `safe_path` still fails
+#
+# `safe_path` checks a *name* at one moment; the tool opens a *file* a moment later. Anything
+# that changes what the name points to, or a file that is not what it seems, slips through.
+# Each attack below runs for real against the seed's way of reading
+# (`safe_path(path).read_text()`), with an "outside" file standing in for your secrets.
+
+# %%
+OUTSIDE = Path(tempfile.mkdtemp(prefix="outside-"))
+(OUTSIDE / "secret.txt").write_text("a secret from outside the workspace\n")
+run_bash("mkdir -p box && echo 'inside the workspace' > box/secret.txt")
+print(safe_path("box/secret.txt").read_text())
+
+# %% [markdown]
+# **A symlink swapped in between the check and the open.** The check passes while `box` is a
+# real folder. Then a command swaps `box` for a link to the outside (we do it by hand at the
+# worst moment; a background loop started through bash hits that moment by chance). The open
+# follows the link:
+
+# %%
+checked = safe_path("box/secret.txt")  # 1. the check passes
+run_bash(f"mv box box.old && ln -s {OUTSIDE} box")  # 2. meanwhile, the swap
+print(checked.read_text())  # 3. the open reads the outside file
+
+# %% [markdown]
+# **A hard link.** A second name for the *same* file, living inside the workspace, so
+# `resolve()` has nothing to follow. Reading and writing go straight through (hard links only
+# work within one filesystem; if `ln` fails here, the two folders are on different ones):
+
+# %%
+print(run_bash(f"ln {OUTSIDE}/secret.txt linked.txt && echo linked"))
+if (WORKDIR / "linked.txt").exists():
+    print(safe_path("linked.txt").read_text())
+    safe_path("linked.txt").write_text("overwritten through the workspace\n")
+print("the outside file now says:", (OUTSIDE / "secret.txt").read_text())
+
+# %% [markdown]
+# **`glob` with an absolute pattern.** The obvious `glob` joins the pattern to the workspace,
+# but `WORKDIR / "/etc/host*"` *is* `/etc/host*`: joining an absolute path discards the left
+# side. `..` in a pattern walks out too:
+
+# %%
+import glob as globlib
+
+
+def naive_glob(pattern: str) -> list[str]:
+    return sorted(globlib.glob(str(WORKDIR / pattern), recursive=True))
+
+
+print(naive_glob("/etc/host*"))
+print(len(naive_glob("../*")), "entries next to the workspace")
+
+# %% [markdown]
+# **A FIFO.** `mkfifo` makes a named pipe: opening it for reading waits until someone writes,
+# so the seed's `read_file` would hang the agent. We give it half a second in a thread, then
+# write to the pipe ourselves to release it:
+
+# %%
+import threading
+
+run_bash("mkfifo pipe")
+reader = threading.Thread(target=lambda: safe_path("pipe").read_text(), daemon=True)
+reader.start()
+reader.join(timeout=0.5)
+print("read_file still blocked after 0.5 s:", reader.is_alive())
+with open(WORKDIR / "pipe", "w") as released:
+    released.write("bye\n")
+
+# %% [markdown]
+# ## 3. How `agentlib.Workspace` closes them
+#
+# `Workspace` opens every path relative to a handle on the workspace folder and refuses to
+# follow links out (Linux `openat2` with `RESOLVE_BENEATH`, else one component at a time with
+# `O_NOFOLLOW`), so there is no gap between check and open. It reads only regular files,
+# refuses files with more than one hard link, writes through a temporary file and a rename
+# (which replaces a hard link instead of writing through it), and keeps `glob` patterns
+# relative. A refusal is a `ToolError`, which the loop hands the model as an error result.
+# The same attacks:
+
+# %%
+attacks = {
+    "symlink swap": lambda: ws.read_file("box/secret.txt"),
+    "hard link (read)": lambda: ws.read_file("linked.txt"),
+    "absolute glob": lambda: ws.glob("/etc/host*"),
+    "glob with ..": lambda: ws.glob("../*"),
+    "FIFO": lambda: ws.read_file("pipe"),
+}
+for name, attack in attacks.items():
+    try:
+        print(f"{name:17} NOT refused: {attack()!r}")
+    except agentlib.ToolError as refusal:
+        print(f"{name:17} refused: {refusal}")
+
+# %% [markdown]
+# Writing through the hard link now replaces the link and leaves the outside file alone:
+
+# %%
+(OUTSIDE / "secret.txt").write_text("a secret from outside the workspace\n")
+print(ws.write_file("linked.txt", "a new file inside\n"))
+print("the outside file says:", (OUTSIDE / "secret.txt").read_text())
+
+# %% [markdown]
+# ### Exercise 7: a `glob` that stays inside
+#
+# Write `safe_glob(pattern)`: return the matching files under the workspace as text, one path
+# per line, relative to the workspace and sorted; for an absolute pattern or one with a `..`
+# part, return `"Error: ..."` instead of searching. (`Path(pattern).is_absolute()` and
+# `".." in Path(pattern).parts` tell you; `WORKDIR.glob(pattern)` searches.)
+
+# %% tags=["exercise"]
+def safe_glob(pattern: str) -> str:
+    raise NotImplementedError("refuse absolute patterns and '..', then search with WORKDIR.glob")
+
+
+# %% [markdown] tags=["solution"]
+# <details><summary>Solution (open after trying)</summary>
+#
+# ```python
+# def safe_glob(pattern: str) -> str:
+#     if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
+#         return f"Error: pattern must stay inside the workspace: {pattern}"
+#     matches = sorted(str(p.relative_to(WORKDIR)) for p in WORKDIR.glob(pattern))
+#     return "\n".join(matches) or "(no matches)"
+# ```
+#
+# </details>
+
+# %%
+# The check searches a small folder, tries three escapes, then lets the offline model ask
+# your glob for "/etc/*" in a loop and shows what it read back.
+from agentlib.course.checks import check_safe_glob
+
+check_safe_glob(safe_glob, WORKDIR)
+
+# %% [markdown]
+# ## 4. Confining bash
+#
+# `safe_path` guards the file tools only; bash can still name any path. So `agentlib` runs
+# each command in an isolated sandbox where the machine allows it (`bwrap`, bubblewrap): a
+# fresh view of the filesystem in which only the workspace is writable, no network, a
+# private `/tmp`, and limits on time, memory and processes. `ws.isolation` says which
+# isolation it got (`none` means plain subprocesses, and the course says so). The seed's
+# `run_bash` against `ws.bash`, asked to write into the outside folder:
+
+# %%
+print("isolation:", ws.isolation)
+probe = f"echo pwned > {OUTSIDE}/pwned.txt && echo wrote it"
+print("seed run_bash:", run_bash(probe))
+(OUTSIDE / "pwned.txt").unlink(missing_ok=True)
+print("ws.bash:      ", ws.bash(probe))
+print("outside folder now holds:", sorted(p.name for p in OUTSIDE.iterdir()))
+
+# %% [markdown]
+# ## 5. Read-only tools run at the same time
+#
+# When the model asks for several tools in one reply, tools that only *read* can run at the
+# same time; tools that change things run one at a time, in order, so a read after a write
+# sees the write. The seed marks `read_file` as safe to run concurrently; `agentlib` reads
+# the mark from `@tool(read_only=True)` (`@tool` turns a typed, documented function into a
+# tool; notebook 05 uses it). Two slow reads in one round, both ways:
+
+# %%
+import time
+
+from agentlib import Toolbox, tool
+from agentlib.offline import Script, call, offline_client, reply, say
+
+
+def slow_toolbox(read_only: bool) -> Toolbox:
+    @tool(read_only=read_only)
+    def slow_read(path: str) -> str:
+        """Read a file slowly (a stand-in for a slow disk or network).
+
+        Args:
+            path: File path relative to the workspace.
+        """
+        time.sleep(0.15)
+        return ws.read_file(path)
+    return course.tools(Toolbox([slow_read]))
+
+
+(WORKDIR / "a.txt").write_text("a\n")
+for read_only in (True, False):
+    two_reads = Script(reply(call("slow_read", path="a.txt"), call("slow_read", path="a.txt")), say("Read both."))
+    c, m = offline_client(two_reads)
+    started = time.perf_counter()
+    agentlib.agent_loop([{"role": "user", "content": "Read a.txt twice"}], client=c, model=m, tools=slow_toolbox(read_only))
+    print(f"read_only={read_only!s:5}: two 0.15 s reads took {time.perf_counter() - started:.2f} s")
+
+# %% [markdown]
+# (Timings vary with the machine; expect about 0.15 s against 0.3 s.)
+#
+# ## 6. What the tool design teaches the model
+#
+# Dedicated tools shape the model's habits more than a general bash does: `read_file`'s
+# `limit` invites reading only what is needed; `edit_file`'s `old_text` forces a look at the
+# current state first; `write_file`'s explicit overwrite removes the "create or append?"
+# question; and a workspace boundary makes every path the model writes checkable. Keep the
+# contracts explicit, the defaults restrictive, and give every tool a timeout.
+#
+# ## For instructors
+#
+# With `EXTRA_TOOLS` and `SCRIPT` set, this cell runs the library loop with the s02 tools
+# plus yours (see `99_appendix`). By default it does nothing.
+
+# %%
+from agentlib.widgets import show
+
+run = course.run_script(course.tools(agentlib.s02_tools(ws)))
+if run:
+    display(show(run, offline=True))
+
+# %% [markdown]
+# ## Quiz: s02
+#
+# Answer in your head, then click.
+
+# %% [markdown] tags=["quiz"]
+# **1.** What does `resolve()` do in `safe_path`, and why is it needed?
+#
+# <details><summary>Answer</summary>It removes <code>..</code> and <code>.</code> and
+# follows links, so the check sees where the path really leads, not how it is
+# spelled.</details>
+#
+# **2.** `safe_path` approved a path, yet the read returned an outside file. How?
+#
+# <details><summary>Answer</summary>The name changed between the check and the open (a
+# symlink swapped in), or it was a hard link: the check is on a name, the open on a
+# file.</details>
+#
+# **3.** Why is `WORKDIR / "/etc/hosts"` dangerous in a `glob`?
+#
+# <details><summary>Answer</summary>Joining an absolute path discards the left side: it is
+# just <code>/etc/hosts</code>. Refuse absolute patterns and <code>..</code>.</details>
+#
+# **4.** Does `safe_path` protect you from a bash command?
+#
+# <details><summary>Answer</summary>No: it guards the file tools only. Bash needs OS
+# isolation (a sandbox where only the workspace is writable).</details>
+#
+# **5.** Which tool calls may run at the same time?
+#
+# <details><summary>Answer</summary>Read-only ones, next to each other in one reply;
+# anything that changes state runs alone and in order.</details>
