@@ -7,11 +7,15 @@ import hashlib
 import itertools
 import json
 import os
+import shutil
 import socket
 import stat
 import subprocess
 import sys
+import sysconfig
+import tempfile
 import threading
+import tracemalloc
 import uuid
 from pathlib import Path
 
@@ -19,6 +23,7 @@ import pytest
 
 from agentlib.errors import PathEscapeError, ToolError
 from agentlib.sandbox import files, isolation
+from agentlib.sandbox.limits import CallCgroup, Limits
 from agentlib.sandbox.workspace import Workspace
 from agentlib.seed import seed_safe_path
 
@@ -441,3 +446,364 @@ def test_isolated_bash_sees_a_minimal_system(boxed):
     assert "exit code" in ws.bash("cat /etc/shadow")
     assert "exit code" in ws.bash("ls /root /home /work")
     assert ws.bash("echo $HOME; hostname") == "/tmp\nsandbox"
+
+
+# -- as root and as a normal user: the same guarantees -----------------------------------------
+NOBODY = 65534
+needs_unshare = pytest.mark.skipif(
+    not isolation.probe("unshare")[0], reason=f"no unshare: {isolation.probe('unshare')[1]}"
+)
+
+
+@pytest.fixture(params=["root", "user"])
+def caller(request):
+    """Who runs the agent: root (Docker, Colab, CI), or a normal user (``nobody`` when we are root)."""
+    if request.param == "root" and os.geteuid() != 0:
+        pytest.skip("needs root: run the suite as root (CI does) to try the attacks as root")
+    return request.param
+
+
+@pytest.fixture
+def home(caller):
+    """A folder the caller owns and can reach (pytest's tmp_path is closed to other users)."""
+    folder = Path(tempfile.mkdtemp(prefix="agentlib-attack-"))
+    os.chmod(folder, 0o755)
+    if caller == "user" and os.geteuid() == 0:
+        os.chown(folder, NOBODY, NOBODY)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def run_as(caller: str, fn, *args):
+    """Call ``fn(*args)`` as the caller: here, or in a child that became ``nobody``."""
+    if caller == "root" or os.geteuid() != 0:
+        return fn(*args)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: give up root for good, then attack
+        code = 0
+        try:
+            os.close(read_end)
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            result = {"value": fn(*args)}
+        except BaseException as exc:  # noqa: BLE001 - reported to the parent, which fails
+            result, code = {"error": repr(exc)}, 1
+        with os.fdopen(write_end, "w") as pipe:
+            json.dump(result, pipe)
+        os._exit(code)
+    os.close(write_end)
+    with os.fdopen(read_end) as pipe:
+        result = json.loads(pipe.read() or '{"error": "the child died"}')
+    os.waitpid(pid, 0)
+    assert "error" not in result, result["error"]
+    return result["value"]
+
+
+def _bash(root: str, mode: str, command: str, limits: dict | None = None) -> str:
+    ws = Workspace(root, isolation=mode, limits=Limits(**(limits or {})))
+    try:
+        return ws.bash(command)
+    except ToolError as exc:
+        return f"ToolError: {exc}"
+
+
+@needs_bwrap
+def test_bwrap_command_has_no_capabilities_and_is_not_root(caller, home):
+    out = run_as(
+        caller,
+        _bash,
+        str(home),
+        "bwrap",
+        "id -u; grep -E '^(CapEff|CapBnd|NoNewPrivs)' /proc/self/status",
+    )
+    uid, *status = out.splitlines()
+    assert uid != "0"
+    assert [line.split()[1] for line in status] == ["0000000000000000", "0000000000000000", "1"]
+
+
+@needs_bwrap
+def test_bwrap_read_only_binds_stay_read_only_even_for_root(caller, home):
+    site = sysconfig.get_paths()["purelib"]
+    mark = f"agentlib-{uuid.uuid4().hex}"
+    for attack in [
+        "mount -o remount,rw /usr",
+        "mount -o remount,bind,rw /usr",
+        f"mount -o remount,bind,rw {sys.prefix}",
+        f"touch /usr/{mark}",
+        f"echo 'import os' > {site}/{mark}.pth",
+        "mount -t tmpfs none /usr/local",
+        # the same value written back: harmless if it ever got through, and a sysctl it would
+        # reach is global (kernel.core_pattern would run any program as full root)
+        "v=$(cat /proc/sys/kernel/core_uses_pid) && echo $v > /proc/sys/kernel/core_uses_pid",
+    ]:
+        out = run_as(caller, _bash, str(home), "bwrap", attack)
+        assert "[exit code" in out, f"{attack!r} worked: {out}"
+    assert not Path("/usr", mark).exists()
+    assert not Path(site, f"{mark}.pth").exists()
+
+
+@needs_bwrap
+@pytest.mark.skipif(
+    "--disable-userns" not in isolation.bwrap_options(), reason="bwrap too old for --disable-userns"
+)
+def test_bwrap_denies_nested_user_namespaces(caller, home):
+    out = run_as(caller, _bash, str(home), "bwrap", "unshare --user --map-root-user id -u")
+    assert "unshare failed" in out and "[exit code 1]" in out
+
+
+def _cgroup_works() -> bool:
+    cgroup = CallCgroup.create(Limits())
+    if cgroup is not None:
+        cgroup.remove()
+    return cgroup is not None
+
+
+def _needs_a_process_bound(caller):
+    if caller == "root" and not _cgroup_works():
+        pytest.skip("root without a writable cgroup: the kernel exempts uid 0 from RLIMIT_NPROC")
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [
+        "none",
+        pytest.param("unshare", marks=needs_unshare),
+        pytest.param("bwrap", marks=needs_bwrap),
+    ],
+)
+def test_a_fork_bomb_ends_with_the_call_and_names_the_bound(caller, home, mode):
+    _needs_a_process_bound(caller)
+    bomb = "bomb() { bomb | bomb & }; bomb; sleep 1; echo still-here"
+    out = run_as(caller, _bash, str(home), mode, bomb, {"processes": 48, "bash_seconds": 30})
+    assert "process bound hit: at most 48 processes" in out
+    assert "Limits.processes" in out
+    assert _bash(str(home), "none", "echo fine") == "fine"  # the machine still forks
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [
+        "none",
+        pytest.param("unshare", marks=needs_unshare),
+        pytest.param("bwrap", marks=needs_bwrap),
+    ],
+)
+def test_a_command_cannot_allocate_past_the_memory_bound(caller, home, mode):
+    grab = "python3 -c 'x = bytearray(600 << 20); print(len(x))'"
+    out = run_as(caller, _bash, str(home), mode, grab, {"memory_bytes": 256 << 20})
+    assert "MemoryError" in out
+    assert "memory bound hit: each process may use 256 MB (RLIMIT_AS)" in out
+
+
+@pytest.mark.skipif(
+    not _cgroup_works(), reason="no writable cgroup here (needs root or a delegated cgroup v2)"
+)
+def test_children_together_cannot_pass_the_memory_bound(tmp_path):
+    # each child stays under the per-process bound; the cgroup holds them all together
+    grab = "for i in 1 2 3 4; do python3 -c \"x = 'x' * (200 << 20); import time; time.sleep(3)\" & done; wait"
+    out = _bash(str(tmp_path), "none", grab, {"memory_bytes": 512 << 20})
+    assert "whole call together (cgroup" in out
+
+
+@needs_bwrap
+def test_the_private_tmp_is_bounded(caller, home):
+    fill = "head -c 64M /dev/zero > /tmp/fill; stat -c %s /tmp/fill"
+    out = run_as(caller, _bash, str(home), "bwrap", fill, {"tmp_bytes": 8 << 20})
+    assert "No space left on device" in out
+    assert "the private /tmp holds 8 MB (Limits.tmp_bytes)" in out
+    assert int(out.splitlines()[1]) <= 8 << 20
+
+
+def _read_sparse(root: str) -> tuple[str, int]:
+    with open(Path(root, "hole.bin"), "wb") as f:
+        f.truncate(2 << 30)  # 2 GB that take no disk: a file's size says nothing of its cost
+    ws = Workspace(root, isolation="none", limits=Limits(file_bytes=1 << 20))
+    tracemalloc.start()
+    try:
+        text = ws.read_file("hole.bin")
+        return text[-120:], tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_read_file_on_a_huge_sparse_file_reads_only_up_to_the_bound(caller, home):
+    tail, peak = run_as(caller, _read_sparse, str(home))
+    assert "larger than the 1048576-byte read bound (Limits.file_bytes)" in tail
+    assert peak < 8 << 20  # a few copies of the 1 MB read, never the 2 GB
+
+
+def _edit_past_the_bound(root: str) -> dict:
+    path = Path(root, "small.txt")
+    path.write_text("a\n" * 500_000)  # 1 MB; a 200-fold replace_all would make 200 MB
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    ws = Workspace(root, isolation="none")
+    tracemalloc.start()
+    try:
+        ws.edit_file("small.txt", "a", "b" * 200, replace_all=True)
+        error = ""
+    except ToolError as exc:
+        error = str(exc)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    after = hashlib.sha256(path.read_bytes()).hexdigest()
+    return {"error": error, "peak": peak, "same": before == after, "files": os.listdir(root)}
+
+
+def test_edit_file_that_would_pass_the_bound_is_refused_before_writing(caller, home):
+    got = run_as(caller, _edit_past_the_bound, str(home))
+    assert got["error"] == (
+        "Cannot edit small.txt: the result would be 100500000 bytes, over the 10485760-byte "
+        "bound on what a file tool writes (Limits.file_bytes); nothing was changed"
+    )
+    assert got["same"] and got["files"] == ["small.txt"]  # no temp file left behind
+    assert got["peak"] < 16 << 20  # the 200 MB result was never built
+
+
+def test_write_file_past_the_bound_is_refused_and_writes_nothing(tmp_path):
+    ws = Workspace(tmp_path, isolation="none", limits=Limits(file_bytes=1000))
+    with pytest.raises(
+        ToolError, match=r"1001 bytes, over the 1000-byte bound .*Limits\.file_bytes"
+    ):
+        ws.write_file("big.txt", "x" * 1001)
+    assert os.listdir(tmp_path) == []
+
+
+def test_glob_with_hundreds_of_stars_over_a_deep_folder_stops_at_its_time_bound(tmp_path):
+    deep = tmp_path.joinpath(*["x"] * 200)
+    deep.mkdir(parents=True)
+    ws = Workspace(tmp_path, isolation="none", limits=Limits(glob_seconds=0.5))
+    pattern = "/".join(["**", "x*"] * 300) + "/nothing"
+    finished, out = _finishes(lambda: ws.glob(pattern), seconds=60)
+    assert finished
+    assert "the glob_seconds bound" in out
+
+
+def test_glob_does_not_descend_past_its_depth_bound(tmp_path):
+    tmp_path.joinpath(*["d"] * 40, "deep.txt").parent.mkdir(parents=True)
+    tmp_path.joinpath(*["d"] * 40, "deep.txt").write_text("")
+    ws = Workspace(tmp_path, isolation="none", limits=Limits(glob_depth=20))
+    assert ws.glob("**/deep.txt") == (
+        "No files match **/deep.txt\n"
+        "(folders deeper than 20 levels, the glob_depth bound, were not searched)"
+    )
+    deeper = Workspace(tmp_path, isolation="none", limits=Limits(glob_depth=64))
+    assert deeper.glob("**/deep.txt") == "/".join(["d"] * 40) + "/deep.txt"
+
+
+# -- unisolated: what holds, measured ----------------------------------------------------------
+def _read_every_environ(root: str, mode: str) -> str:
+    scan = (
+        "for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f 2>/dev/null; done | grep ANTHROPIC"
+    )
+    return _bash(root, mode, scan)
+
+
+@pytest.mark.parametrize(
+    ("mode", "leaks_as"),
+    [
+        ("none", {"user"}),  # a normal user's command reads its other processes' environment
+        pytest.param("unshare", set(), marks=needs_unshare),
+        pytest.param("bwrap", set(), marks=needs_bwrap),
+    ],
+)
+def test_a_key_exported_in_the_launching_shell(caller, home, mode, leaks_as):
+    fake = "sk-ant-fake-" + uuid.uuid4().hex
+    as_user = {}
+    if caller == "user" and os.geteuid() == 0:  # the shell is nobody's too, group included
+        as_user = {"user": NOBODY, "group": NOBODY, "extra_groups": []}
+    shell = subprocess.Popen(
+        ["/bin/sh", "-c", "sleep 60"],
+        env={"PATH": "/usr/bin:/bin", "ANTHROPIC_API_KEY": fake},
+        **as_user,
+    )
+    try:
+        out = run_as(caller, _read_every_environ, str(home), mode)
+    finally:
+        shell.kill()
+        shell.wait()
+    assert (fake in out) == (caller in leaks_as), out
+
+
+@pytest.mark.parametrize(
+    ("mode", "readable"),
+    [
+        ("none", True),
+        pytest.param("unshare", True, marks=needs_unshare),
+        pytest.param("bwrap", False, marks=needs_bwrap),
+    ],
+)
+def test_the_projects_env_file_outside_the_workspace(caller, home, mode, readable):
+    (home / ".env").write_text(f"ANTHROPIC_API_KEY={SECRET}\n")
+    if caller == "user" and os.geteuid() == 0:
+        os.chown(home / ".env", NOBODY, NOBODY)
+    (home / "ws").mkdir()
+    if caller == "user" and os.geteuid() == 0:
+        os.chown(home / "ws", NOBODY, NOBODY)
+    out = run_as(caller, _bash, str(home / "ws"), mode, "cat ../.env")
+    assert (SECRET in out) == readable, out
+
+
+def _survivors(mark: str) -> list[int]:
+    """Host processes whose command line carries ``mark``."""
+    found = []
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if mark in Path(f"/proc/{name}/cmdline").read_bytes().decode(errors="replace"):
+                found.append(int(name))
+        except OSError:
+            pass
+    return found
+
+
+ALL_MODES = [
+    "none",
+    pytest.param("unshare", marks=needs_unshare),
+    pytest.param("bwrap", marks=needs_bwrap),
+]
+
+
+@needs_linux
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_a_setsid_child_outlives_the_call_only_unisolated_without_a_cgroup(caller, home, mode):
+    seconds = f"300.{uuid.uuid4().int % 10**9}"  # a sleep we can find again by its argument
+    run_as(caller, _bash, str(home), mode, f"setsid sleep {seconds} > /dev/null 2>&1 & sleep 0.5")
+    left = _survivors(f"sleep\0{seconds}")
+    for pid in left:
+        os.kill(pid, 9)
+    cgroup = caller == "root" and _cgroup_works()  # a user gets no cgroup of its own here
+    assert bool(left) == (mode == "none" and not cgroup)
+
+
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_which_modes_see_and_signal_host_processes(caller, home, mode):
+    victim = subprocess.Popen(["sleep", "60"])
+    try:
+        out = run_as(caller, _bash, str(home), mode, f"kill -0 {victim.pid} && echo seen")
+    finally:
+        victim.kill()
+        victim.wait()
+    # unisolated, a normal user sees root's process but may not signal it
+    expected = {"none": "seen" if caller == "root" else "Operation not permitted"}
+    assert expected.get(mode, "No such process") in out
+
+
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_which_modes_write_outside_the_workspace(caller, home, mode):
+    (home / "ws").mkdir()
+    if caller == "user" and os.geteuid() == 0:
+        os.chown(home / "ws", NOBODY, NOBODY)
+    run_as(caller, _bash, str(home / "ws"), mode, "echo written > ../outside.txt")
+    assert (home / "outside.txt").exists() == (mode != "bwrap")
+
+
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_which_modes_reach_the_network(home, mode):
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        probe = f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), 3)\""
+        out = _bash(str(home), mode, probe)
+    assert (out == "(no output)") == (mode != "bwrap"), out

@@ -8,6 +8,7 @@ import re
 import time
 
 from ..errors import PathEscapeError, ToolError
+from ..text import clip
 from . import files
 from .limits import DEFAULT_LIMITS, Limits
 
@@ -23,7 +24,7 @@ def check_pattern(pattern: str) -> list[str]:
     if "\x00" in pattern:
         raise ToolError(f"Invalid pattern {pattern!r}: it contains a null byte")
     if len(pattern.encode("utf-8", "surrogateescape")) > MAX_PATTERN_BYTES:
-        raise ToolError(f"Pattern {pattern[:60]}... is too long (over {MAX_PATTERN_BYTES} bytes)")
+        raise ToolError(f"Pattern {clip(pattern, 80)} is too long (over {MAX_PATTERN_BYTES} bytes)")
     if pattern.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", pattern):
         raise PathEscapeError(pattern, "glob patterns must be relative to the workspace")
     parts = [p for p in pattern.replace("\\", "/").split("/") if p not in ("", ".")]

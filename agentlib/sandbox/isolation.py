@@ -116,7 +116,8 @@ def bwrap_argv(workdir: Path, env: dict[str, str], argv: list[str], tmp_bytes: i
             args += ["--ro-bind", top, top]
     for name in _ETC_ENTRIES:
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-    args += ["--proc", "/proc", "--dev", "/dev"]
+    # read-only /proc: the command's uid is root's on the host, and sysctls trust the owner bit
+    args += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev"]
     if "--size" in options:
         args += ["--size", str(tmp_bytes)]
     args += ["--tmpfs", "/tmp"]

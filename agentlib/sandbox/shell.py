@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from ..errors import ToolError
+from ..text import clip, cut_marker
 from . import isolation
 from .limits import DEFAULT_LIMITS, CallCgroup, Limits, megabytes
 
@@ -91,13 +92,10 @@ class _Capture:
         dropped = self.total - len(self.head) - len(self.tail)
         if dropped == 0:
             whole = (self.head + self.tail).decode("utf-8", "replace").strip()
-            if len(whole) <= budget:
-                return whole
-            head, tail = whole, whole
-        else:
-            head = self.head.decode("utf-8", "replace").lstrip()
-            tail = self.tail.decode("utf-8", "replace").rstrip()
-        marker = f"\n\n... [output cut: {self.total} bytes in total; the start and the end are shown] ...\n\n"
+            return clip(whole, budget, keep_end=True)
+        head = self.head.decode("utf-8", "replace").lstrip()
+        tail = self.tail.decode("utf-8", "replace").rstrip()
+        marker = cut_marker(f"the middle of {self.total} bytes of output")
         half = (budget - len(marker)) // 2
         return head[:half] + marker + tail[-half:]
 

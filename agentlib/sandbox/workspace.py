@@ -9,6 +9,7 @@ import stat
 from pathlib import Path
 
 from ..errors import PathEscapeError, ToolError
+from ..text import clip
 from . import files, globbing, isolation, shell
 from .limits import DEFAULT_LIMITS, Limits
 
@@ -16,14 +17,6 @@ _CHUNK_BYTES = 1 << 20  # read_file never asks the OS for more at once, whatever
 MAX_PATH_BYTES = 4096  # PATH_MAX on Linux
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 _READ_FLAGS |= getattr(os, "O_BINARY", 0)
-
-
-def cap_text(text: str, what: str, limit: int = DEFAULT_LIMITS.output_chars) -> str:
-    """Cut ``text`` to ``limit`` characters, keeping the start and saying that (and how much) was cut."""
-    if len(text) <= limit:
-        return text
-    marker = f"\n... [cut: {what} has {len(text)} characters; only the first ones are shown]"
-    return text[: limit - len(marker)] + marker
 
 
 class Workspace:
@@ -97,7 +90,7 @@ class Workspace:
         # without this cap the component walk would create folders nested without end
         if len(os.fsencode(p)) >= MAX_PATH_BYTES:
             raise ToolError(
-                f"Cannot access {p[:60]}...: the path is too long ({len(p)} characters)"
+                f"Cannot access {clip(p, 80)}: the path is too long ({len(p)} characters)"
             )
         if not os.path.isabs(p):
             return p
@@ -161,12 +154,13 @@ class Workspace:
         if limit and limit < len(lines):
             lines = [*lines[:limit], f"... ({len(lines) - limit} more lines)"]
         text = "\n".join(lines)
-        if cut:
-            text += (
+        note = ""
+        if cut:  # said last and never cut away: the model must know it saw only the start
+            note = (
                 f"\n... [cut: {path} is larger than the {self.limits.file_bytes}-byte read "
                 "bound (Limits.file_bytes); read the rest with bash]"
             )
-        return cap_text(text, path, self.limits.output_chars)
+        return clip(text, self.limits.output_chars - len(note)) + note
 
     def write_file(self, path: str, content: str) -> str:
         """Create or replace a file atomically, making parent folders; report the bytes written."""
