@@ -298,3 +298,16 @@ def test_glob_without_directory_handles_leaves_out_links_that_escape(tmp_path, m
     monkeypatch.setattr(files, "HAS_DIR_FD", False)
     assert ws.glob("**/*.py") == "a.py\nsrc/b.py"
     assert ws.glob("out/*") == "No files match out/*"
+
+
+def test_tool_descriptions_state_the_workspaces_own_limits(tmp_path):
+    from agentlib.course_tools import s02_tools
+
+    limits = Limits(bash_seconds=30, memory_bytes=512 << 20, file_bytes=1 << 20)
+    tools = {
+        t["name"]: t["description"] for t in s02_tools(Workspace(tmp_path, limits=limits)).TOOLS
+    }
+    assert "Limits: 30 s," in tools["bash"] and "512 MB of memory per\nprocess" in tools["bash"]
+    assert "the first 1 MB of the file" in tools["read_file"]
+    assert "over 1 MB is refused" in tools["write_file"]
+    assert "over 1 MB is refused and changes nothing" in tools["edit_file"]
