@@ -1,4 +1,4 @@
-"""The notebooks: clean as committed, and executed top to bottom offline, checking what the cells produce."""
+"""The notebooks: committed clean, one sitting each, and executed top to bottom offline twice: as the learner gets them (the exercise checks explain) and with the solutions filled in (the checks pass)."""
 
 from __future__ import annotations
 
@@ -6,42 +6,71 @@ import json
 import re
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from agentlib.course import run_notebook
+from agentlib.course.checks import BLANK, NOT_YET, WORKS
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-NAMES = ["00_setup", "01_agent_loop", "02_tool_use", "03_your_own_tool"]
+NAMES = [
+    "00_setup",
+    "01_loop_by_hand",
+    "02_agent_loop",
+    "03_tool_use",
+    "04_sandbox",
+    "05_your_own_tool",
+    "99_appendix",
+]
+LESSONS = NAMES[1:-1]  # each opens with a picture and ends with a quiz
+EXERCISES = {"01_loop_by_hand": 3, "02_agent_loop": 1, "03_tool_use": 2, "04_sandbox": 1, "05_your_own_tool": 2}  # fmt: skip
+MAX_PROSE_WORDS, MAX_CODE_CELLS = 1700, 35  # one sitting: about 45 minutes
 DATED_MODEL = re.compile(r"claude-[a-z0-9.-]*-20\d{6}")
 FAKE_KEY = "sk-" + "ant-" + "notarealkey0000"  # planted in the kernel's env; must never be printed
 WIDGET = "application/vnd.jupyter.widget-view+json"
 
 
-def execute(name: str, tmp_path: Path, **parameters):
+def read(name: str):
+    return nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+
+
+def tagged(nb, tag: str) -> list:
+    return [c for c in nb.cells if tag in c.metadata.get("tags", [])]
+
+
+def execute(name: str, tmp_path: Path, *, solutions: bool = False, notebook: Path | None = None):
     """Run one notebook offline in ``tmp_path/workspace`` with a fake key in the kernel's env."""
     workspace = tmp_path / "workspace"
     workspace.mkdir(exist_ok=True)
-    env = {"ANTHROPIC_API_KEY": FAKE_KEY, **parameters.pop("env", {})}
-    run = run_notebook(NOTEBOOKS / f"{name}.ipynb", {"WORKSPACE": str(workspace), **parameters},
-                       env=env, timeout=120)  # fmt: skip
+    path = notebook or NOTEBOOKS / f"{name}.ipynb"
+    run = run_notebook(path, {"WORKSPACE": str(workspace)}, env={"ANTHROPIC_API_KEY": FAKE_KEY},
+                       timeout=120, solutions=solutions)  # fmt: skip
     assert run.ok, run.report()
     everything = json.dumps([c.get("outputs", []) for c in run.code_cells()], ensure_ascii=False)
     assert "sk-ant-" not in everything
     assert not DATED_MODEL.search(everything)
+    assert not [o for o in run.outputs() if o.output_type == "error"]  # papermill sees no error
     return run, workspace
 
 
-def errors(run) -> list[str]:
-    return [
-        o.ename
-        for c in run.code_cells("raises-exception")
-        for o in c.outputs
-        if o.output_type == "error"
-    ]
+def flat(text: str) -> str:
+    """``text`` with every run of whitespace made one space: verdicts wrap their lines."""
+    return " ".join(text.split())
+
+
+def verdicts(run) -> list[str]:
+    """The first line of every exercise check's verdict, in order."""
+    return [line for line in run.text().splitlines() if line.startswith((WORKS, NOT_YET, BLANK))]
+
+
+def assert_checks(run, name: str, solutions: bool) -> None:
+    """As handed out every check explains a blank; with the solutions every check passes."""
+    found = verdicts(run)
+    assert len(found) == EXERCISES[name], found
+    expected = WORKS if solutions else BLANK
+    assert all(v.startswith(expected) for v in found), found
 
 
 def widget_bundles(run) -> list[dict]:
@@ -61,23 +90,47 @@ def assert_static_diagrams(run, at_least: int) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_notebook_is_committed_clean(name):
-    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+def test_notebook_is_committed_clean_and_one_sitting(name):
+    nb = read(name)
     nbformat.validate(nb)
     assert "widgets" not in nb.metadata
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            assert cell.outputs == [] and cell.execution_count is None, cell.source[:80]
-    first_code = next(c for c in nb.cells if c.cell_type == "code")
-    assert first_code.metadata.get("tags") == ["parameters"]
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    for cell in code:
+        assert cell.outputs == [] and cell.execution_count is None, cell.source[:80]
+        assert "raises-exception" not in cell.metadata.get("tags", [])  # expect_error instead
+    assert code[0].metadata.get("tags") == ["parameters"]
     for parameter in ("BACKEND", "WORKSPACE", "EXTRA_TOOLS", "SCRIPT"):
-        assert re.search(rf"^{parameter} = ", first_code.source, re.M)
+        assert re.search(rf"^{parameter} = ", code[0].source, re.M)
     text = (NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8")
     assert not DATED_MODEL.search(text) and "sk-ant-" not in text
-    assert nb.cells[0].source.startswith("# ") and "Exercises" in nb.cells[-1].source
+    assert nb.cells[0].source.startswith("# ")
+    prose = sum(len(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
+    assert prose <= MAX_PROSE_WORDS and len(code) <= MAX_CODE_CELLS, (prose, len(code))
 
 
-# the committed notebooks match their sources: tests/test_notebook_sources.py
+@pytest.mark.parametrize("name", LESSONS)
+def test_lesson_opens_with_a_picture_and_ends_with_a_quiz(name):
+    nb = read(name)
+    assert "```" in nb.cells[0].source  # the diagram, drawn before anything runs
+    quiz = tagged(nb, "quiz")
+    assert quiz and nb.cells[-1] is quiz[-1]
+    questions = re.findall(r"^\*\*\d+\.\*\*", quiz[-1].source, re.M)
+    answers = quiz[-1].source.count("<details><summary>Answer</summary>")
+    assert 4 <= len(questions) == answers <= 6
+
+
+@pytest.mark.parametrize("name", list(EXERCISES))
+def test_each_exercise_has_a_collapsed_solution_never_run_by_default(name):
+    nb = read(name)
+    exercises = tagged(nb, "exercise")
+    assert len(exercises) == EXERCISES[name]
+    solutions = tagged(nb, "solution")
+    assert len(solutions) == len(exercises)
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    for solution in solutions:
+        assert solution.cell_type == "markdown" and solution.source.startswith("<details>")
+        body = re.search(r"```python\n(.*?)```", solution.source, re.S).group(1)
+        assert body.strip() not in code  # the answer is not shown in any code cell
 
 
 def test_00_setup_runs_offline_and_draws_one_run(tmp_path):
@@ -91,93 +144,149 @@ def test_00_setup_runs_offline_and_draws_one_run(tmp_path):
     assert "tool_use glob" in widget_bundles(run)[0]["text/plain"]
 
 
-def test_01_agent_loop_runs_the_try_it_prompts_and_matches_the_library(tmp_path):
-    run, workspace = execute("01_agent_loop", tmp_path)
+@pytest.mark.parametrize("solutions", [False, True], ids=["as-handed-out", "with-solutions"])
+def test_01_loop_by_hand(tmp_path, solutions):
+    run, _ = execute("01_loop_by_hand", tmp_path, solutions=solutions)
     text = run.text()
+    assert_checks(run, "01_loop_by_hand", solutions)
+    assert "\"echo s''udo\"            blocked by the seed's check: False" in text
+    assert "'rm -fr /tmp/x'          blocked by the seed's check: False" in text
+    assert "Error: Timeout (0.5s)" in text and "(no output)" in text
+    assert "50000 characters came back of 60000" in text
+    shown = text.count("Error shown on purpose: anthropic.BadRequestError (HTTP 400")
+    assert shown == 2 and "unexpected `tool_use_id` found in `tool_result` blocks" in text
+    assert "`tool_use` ids were found without `tool_result` blocks" in text
+    assert "roles must alternate" not in text
+    if solutions:
+        assert "the model read '(exit code 4)'" in flat(text)
+        assert "the model answered 'Both ran.'" in flat(text)
+        assert "3 model calls, 6 messages" in flat(text)
+
+
+@pytest.mark.parametrize("solutions", [False, True], ids=["as-handed-out", "with-solutions"])
+def test_02_agent_loop(tmp_path, solutions):
+    run, workspace = execute("02_agent_loop", tmp_path, solutions=solutions)
+    text = run.text()
+    assert_checks(run, "02_agent_loop", solutions)
     hello = subprocess.run(
         [sys.executable, "hello.py"], cwd=workspace, capture_output=True, text=True
     )
     assert hello.stdout == "Hello, World!\n"
     assert sorted(p.name for p in (workspace / "test_output").iterdir()) == [
         "file1.txt", "file2.txt", "file3.txt"]  # fmt: skip
-    assert errors(run) == ["BadRequestError", "KeyError"]
-    assert "tool_use` ids were found without `tool_result` blocks" in text
-    assert "\"echo s''udo\"            blocked by the seed's check: False" in text
-    assert "Error: Timeout (0.5s)" in text and "(no output)" in text
     assert "The current git branch is `main`." in text
     assert "当前目录有2个Python文件：hello.py、main.py" in text
-    assert "max_rounds -> the round limit blew" in text
+    assert "the answer is nowhere in the history: True" in text and "accepted: end_turn" in text
+    assert "1 round: max_rounds -> the round limit" in text
+    assert "1 round: max_tokens -> the reply was cut off" in text
+    assert re.search(r"round 3: 5 messages sent, \d+ input tokens", text)
     assert "same transcript: 6 messages, stopped on 'end_turn'" in text
     assert_static_diagrams(run, 6)
-    assert all("OFFLINE model" in data["text/plain"] for data in widget_bundles(run))
+    if solutions:
+        assert "pause_turn resumed the turn, and the cut-off tool call was never run" in flat(text)
 
 
-def test_02_tool_use_shows_the_attacks_refused_and_the_prompts_done(tmp_path):
-    run, workspace = execute("02_tool_use", tmp_path)
+@pytest.mark.parametrize("solutions", [False, True], ids=["as-handed-out", "with-solutions"])
+def test_03_tool_use(tmp_path, solutions):
+    run, workspace = execute("03_tool_use", tmp_path, solutions=solutions)
     text = run.text()
-    assert errors(run) == ["ValueError", "BadRequestError"]
+    assert_checks(run, "03_tool_use", solutions)
+    assert "the model sees 5111 of 20000 lines; the last one reads 'line 51'," in text
+    assert "but line 5111 of the file is 'line 5111'" in text
+    assert "label = RAD" in text and "label = R&D" in text
+    assert "Edited twice.txt -> ['x = 2', 'x = 1']" in text  # the seed edits the first silently
+    assert "old_text occurs 2 times in twice.txt" in text and "['x = 1', 'x = 1']" in text
+    assert "Unknown tool: delete_everything" in text
+    assert "'delete_file' is in TOOLS but not in TOOL_HANDLERS" in text
+    for refusal in (
+        "`tool_use` ids were found without `tool_result` blocks",  # the broken history
+        "Did not find 1 `tool_result` block(s) at the beginning",  # the seed's (cancelled) placement
+        "all messages must have non-empty content",  # the seed drops SDK blocks
+    ):
+        assert refusal in text, refusal
+    assert "what the seed sends as messages[1]: {'role': 'assistant', 'content': []}" in text
+    assert "interrupted: accepted" in text and "SDK blocks: accepted" in text
+    assert "5 changed lines of 19" in text
+    greet = (workspace / "greet.py").read_text()
+    assert "def greet(name):" in greet and '"""' in greet and "Hello, s02!" in text
+    compare = [o.data for o in run.outputs("execute_result") if "s01 -> s02" in o.data.get("text/plain", "")]  # fmt: skip
+    assert compare and "edit_file" in compare[0]["text/html"]
+    assert_static_diagrams(run, 4)
+    if solutions:
+        assert "occurs 2 times in edit-check-" in flat(
+            text
+        )  # what the model read from the learner's edit
+        assert "write_file, edit_file, read_file, glob, bash" in flat(text)
+    assert not list(workspace.glob("edit-check-*")) and not list(workspace.glob("dispatch-check-*"))
+
+
+@pytest.mark.parametrize("solutions", [False, True], ids=["as-handed-out", "with-solutions"])
+def test_04_sandbox(tmp_path, solutions):
+    run, workspace = execute("04_sandbox", tmp_path, solutions=solutions)
+    text = run.text()
+    assert_checks(run, "04_sandbox", solutions)
+    assert "Error shown on purpose: ValueError\n  Path escapes workspace: ../../etc/passwd" in text
+    assert "a secret from outside the workspace" in text
     for attack in ("symlink swap", "hard link (read)", "absolute glob", "glob with ..", "FIFO"):
         assert re.search(rf"^{re.escape(attack)}\s+refused: ", text, re.M), attack
     assert "read_file still blocked after 0.5 s: True" in text
-    assert "delete_file -> Unknown tool: delete_file" in text
-    assert "'delete_file' is in TOOLS but not in TOOL_HANDLERS" in text
-    assert "accepted: end_turn" in text
-    greet = (workspace / "greet.py").read_text()
-    assert "def greet(name):" in greet and '"""' in greet
-    assert "Hello, s02!" in text
-    compare = [
-        o.data
-        for o in run.outputs("execute_result")
-        if "s01 -> s02" in o.data.get("text/plain", "")
-    ]
-    assert compare and "read_file" in compare[0]["text/html"]
-    assert_static_diagrams(run, 4)
+    assert "the outside file says: a secret from outside the workspace" in text
+    assert "seed run_bash: wrote it" in text
+    if "isolation: bwrap" in text:
+        assert "outside folder now holds: ['secret.txt']" in text
+    if solutions:
+        assert "the model read 'Error: pattern must stay inside the workspace: /etc/*'" in flat(
+            text
+        )
+    assert not (workspace / "glob-check").exists()
 
 
-def test_03_your_own_tool_checks_pass_on_the_starter_and_fail_in_words(tmp_path):
-    run, _ = execute("03_your_own_tool", tmp_path)
+@pytest.mark.parametrize("solutions", [False, True], ids=["as-handed-out", "with-solutions"])
+def test_05_your_own_tool(tmp_path, solutions):
+    run, _ = execute("05_your_own_tool", tmp_path, solutions=solutions)
     text = run.text()
-    assert "All checks pass: the tool is ready for the loop." in text
-    assert "word_count({'text': 'One loop and bash is all you need'}) -> '8'" in text
-    assert "the model never learns it exists" in text
+    assert_checks(run, "05_your_own_tool", solutions)
+    assert "the good copy passes" in text
+    assert (
+        "'char_count' is in TOOL_HANDLERS but not in TOOLS: the model never learns it exists."
+        in text
+    )
     assert "the model will call it and get 'Unknown tool'" in text
+    assert "prints its result instead of returning it" in text
     assert "the handler needs 'words', which the schema never asks for" in text
     assert "fails, so the model would read an error" in text
-    assert errors(run) == ["ValueError"]
-    assert_static_diagrams(run, 2)
-    source = "\n".join(c.source for c in run.code_cells())
-    assert "line_count" not in source  # solutions stay in collapsed markdown
+    if solutions:
+        assert "word_count({'text': 'One loop and bash is all you need'}) -> '8'" in flat(text)
+        assert_static_diagrams(run, 2)
+    else:
+        assert "This cell runs your tool in the loop once the check above says it works." in text
+        assert_static_diagrams(run, 1)
 
 
-INSTRUCTOR_MODULE = '''
-"""An instructor's tool and script, swapped into the notebooks through parameters."""
-from pathlib import Path
-
-from agentlib import tool
-from agentlib.offline import call, say
-
-@tool
-def shout(text: str) -> str:
-    """Return the text in capitals.
-
-    Args:
-        text: What to shout.
-    """
-    Path({marker!r}).write_text(text)
-    return text.upper()
-
-SCRIPT = [call("shout", text="hello from the instructor"), say("Shouted.")]
-'''
+def test_05_works_for_whatever_name_the_learner_picks(tmp_path):
+    """The solution renamed (and given another body): every check and the run follow the name."""
+    nb = read("05_your_own_tool")
+    for cell in tagged(nb, "solution"):
+        cell.source = (
+            cell.source.replace('"word_count"', '"shout-it"')
+            .replace("str(len(text.split()))", "text.upper()")
+            .replace("Count the words in a text", "Shout a text back in capitals")
+        )
+    renamed = tmp_path / "05_renamed.ipynb"
+    nbformat.write(nb, renamed)
+    run, _ = execute("05_your_own_tool", tmp_path, solutions=True, notebook=renamed)
+    text = run.text()
+    assert_checks(run, "05_your_own_tool", True)
+    assert "shout-it({'text': 'One loop and bash is all you need'}) -> 'ONE LOOP AND BASH IS ALL YOU NEED'" in flat(text)  # fmt: skip
+    assert "word_count" not in text
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_instructor_tool_is_swapped_in_and_called(name, tmp_path):
-    marker = tmp_path / "shout-was-called.txt"
-    module = tmp_path / "instructor_tools.py"
-    module.write_text(textwrap.dedent(INSTRUCTOR_MODULE.format(marker=str(marker))))
-    run, _ = execute(name, tmp_path, EXTRA_TOOLS="instructor_tools:shout",
-                     SCRIPT="instructor_tools:SCRIPT", env={"PYTHONPATH": str(tmp_path)})  # fmt: skip
-    assert marker.read_text() == "hello from the instructor"
-    injected = run.code_cells("injected-parameters")
-    assert len(injected) == 1 and "instructor_tools:shout" in injected[0].source
-    assert "HELLO FROM THE INSTRUCTOR" in widget_bundles(run)[-1]["text/plain"]
+def test_99_appendix_runs_the_reference_sections(tmp_path):
+    run, workspace = execute("99_appendix", tmp_path)
+    text = run.text()
+    assert "(6 messages in the history now)" in text and "(10 messages in the history now)" in text
+    assert "hello.py" in text and (workspace / "hello.py").exists()
+    assert "override=False: from-the-shell" in text and "override=True:  from-the-file" in text
+    assert "after the seed's line:      {'ANTHROPIC_BASE_URL': 'http://localhost:8080'}" in text
+    assert "Error shown on purpose: KeyError" in text
+    assert "no SCRIPT set: nothing to run" in text
