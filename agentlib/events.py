@@ -6,16 +6,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RoundStarted:
-    """The loop is about to call the model. ``messages`` is exactly what is sent (plain dicts)."""
+    """The loop is about to call the model with ``messages`` (plain dicts).
+
+    The rounds of a run share one normalized history instead of each keeping a copy of it:
+    ``history`` is that list (the loop only ever appends to it) and ``count`` how many of its
+    messages this round sent (``None``: all of them).
+    """
 
     round: int
-    messages: list[dict[str, Any]]
+    history: list[dict[str, Any]]
+    count: int | None = None
     kind: str = field(default="round_started", init=False)
 
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """Exactly what this round sent, as a new list of the shared message dicts."""
+        return self.history[: self.count] if self.count is not None else list(self.history)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class ModelReplied:
     """The model answered. ``message`` is the assistant message as a plain dict."""
 
@@ -28,7 +39,7 @@ class ModelReplied:
     kind: str = field(default="model_replied", init=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ToolRan:
     """One tool call finished; ``output`` is what goes back to the model."""
 
@@ -42,7 +53,7 @@ class ToolRan:
     kind: str = field(default="tool_ran", init=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Finished:
     """The loop returned. ``stop_reason`` is the model's, or ``"max_rounds"`` when the fuse blew."""
 

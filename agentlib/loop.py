@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .events import Event, Finished, ModelReplied, RoundStarted, ToolRan
-from .messages import normalize_messages, to_dict
+from .messages import SentHistory, to_dict
 from .tools import Toolbox
 
 OUT_OF_ROUNDS = "max_rounds"  # the stop_reason recorded when the round limit ends a run
@@ -47,68 +47,79 @@ def agent_loop(
     on_event: Callable[[Event], None] | None = None,
 ) -> LoopState:
     """Run the loop until the model stops asking for tools. Appends to ``messages`` as it goes."""
-    state = LoopState(messages)
-
-    def emit(event: Event) -> None:
-        state.events.append(event)
-        if on_event is not None:
-            on_event(event)
-
+    run = _Run(LoopState(messages), on_event)
+    sent = SentHistory()  # normalize_messages, redone each round for the new messages only
     extra = {"system": system} if system else {}
     while True:
-        if state.rounds >= max_rounds:
-            return _finish(state, emit, OUT_OF_ROUNDS)
-        state.rounds += 1
-        sent = normalize_messages(messages)
-        emit(RoundStarted(state.rounds, sent))
-        started = time.perf_counter()
+        if run.state.rounds >= max_rounds:
+            return run.finish(OUT_OF_ROUNDS)
+        history = run.round_started(sent.update(messages))
         try:
             response = client.messages.create(
-                model=model, messages=sent, tools=tools.TOOLS, max_tokens=max_tokens, **extra
+                model=model, messages=history, tools=tools.TOOLS, max_tokens=max_tokens, **extra
             )
-        except Exception as e:  # the history is intact: fix the cause and call agent_loop again
-            _fail(state, emit, e)
+        except Exception as error:  # the history is intact: fix the cause and call agent_loop again
+            run.failed(error)
             raise
-        reply = {"role": "assistant", "content": to_dict(response.content)}
-        messages.append(reply)
-        emit(
-            ModelReplied(
-                state.rounds,
-                reply,
-                response.stop_reason,
-                to_dict(response.usage) or {},
-                response.model,
-                time.perf_counter() - started,
-            )
-        )
+        messages.append({"role": "assistant", "content": to_dict(response.content)})
+        run.model_replied(response, messages[-1])
         if response.stop_reason == "pause_turn":
             continue  # the server paused a long turn; sending the history back resumes it
         if response.stop_reason != "tool_use":
-            return _finish(state, emit, response.stop_reason)
-        calls = [b for b in reply["content"] if b.get("type") == "tool_use"]
-        results = run_tool_calls(calls, tools, lambda e: emit(replace(e, round=state.rounds)))
+            return run.finish(response.stop_reason)
+        calls = [b for b in messages[-1]["content"] if b.get("type") == "tool_use"]
+        results = run_tool_calls(calls, tools, on_ran=run.tool_ran)
         messages.append({"role": "user", "content": results})
 
 
-def _finish(
-    state: LoopState, emit: Callable[[Event], None], stop_reason: str | None, why: str = ""
-) -> LoopState:
-    state.stop_reason = stop_reason
-    state.why = why or WHY.get(stop_reason or "", f"the model stopped ({stop_reason})")
-    emit(Finished(state.rounds, stop_reason, state.why))
-    return state
+class _Run:
+    """The loop's bookkeeping: count rounds, time the model, record and emit each event."""
 
+    def __init__(self, state: LoopState, on_event: Callable[[Event], None] | None) -> None:
+        self.state, self.on_event, self.started = state, on_event, 0.0
 
-def _fail(state: LoopState, emit: Callable[[Event], None], error: Exception) -> None:
-    """Record why the call failed; a bad key or a dead endpoint is re-raised with its fix."""
-    _finish(state, emit, None, f"the API call failed: {type(error).__name__}: {error}")
-    from .client import (
-        config_error_for,  # loaded only on failure: the loop itself never needs the SDK
-    )
+    def emit(self, event: Event) -> None:
+        self.state.events.append(event)
+        if self.on_event is not None:
+            self.on_event(event)
 
-    clearer = config_error_for(error)
-    if clearer is not None:
-        raise clearer from error
+    def round_started(self, history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Count the round and report what it sends; returns ``history`` to send."""
+        self.state.rounds += 1
+        self.emit(RoundStarted(round=self.state.rounds, history=history, count=len(history)))
+        self.started = time.perf_counter()
+        return history
+
+    def model_replied(self, response: Any, reply: dict[str, Any]) -> None:
+        self.emit(
+            ModelReplied(
+                round=self.state.rounds,
+                message=reply,
+                stop_reason=response.stop_reason,
+                usage=to_dict(response.usage) or {},
+                model=response.model,
+                duration_s=time.perf_counter() - self.started,
+            )
+        )
+
+    def tool_ran(self, ran: ToolRan) -> None:
+        self.emit(replace(ran, round=self.state.rounds))
+
+    def finish(self, stop_reason: str | None, why: str = "") -> LoopState:
+        state = self.state
+        state.stop_reason = stop_reason
+        state.why = why or WHY.get(stop_reason or "", f"the model stopped ({stop_reason})")
+        self.emit(Finished(round=state.rounds, stop_reason=stop_reason, why=state.why))
+        return state
+
+    def failed(self, error: Exception) -> None:
+        """Record why the call failed; a bad key or a dead endpoint is re-raised with its fix."""
+        self.finish(None, f"the API call failed: {type(error).__name__}: {error}")
+        from .client import config_error_for  # only on failure: the loop never needs the SDK
+
+        clearer = config_error_for(error)
+        if clearer is not None:
+            raise clearer from error
 
 
 def run_tool_calls(
@@ -121,23 +132,22 @@ def run_tool_calls(
     Neighbouring calls to read-only tools run at the same time; a call to any other tool
     runs alone, after everything before it, so a read that follows a write sees the write.
     """
+    results = []
+    for batch in read_only_batches(calls, tools):
+        if len(batch) == 1:
+            done = [_run_one(batch[0], tools)]
+        else:
+            with ThreadPoolExecutor(max_workers=min(8, len(batch))) as pool:
+                done = list(pool.map(lambda call: _run_one(call, tools), batch))
+        for result, ran in done:
+            results.append(result)
+            if on_ran is not None:
+                on_ran(ran)
+    return results
 
-    def run(call: dict[str, Any]) -> tuple[dict[str, Any], ToolRan]:
-        started = time.perf_counter()
-        outcome = tools.dispatch(call.get("name", ""), call.get("input"))
-        ran = ToolRan(
-            0,
-            call["id"],
-            call.get("name", ""),
-            call.get("input"),
-            outcome.content,
-            outcome.is_error,
-            time.perf_counter() - started,
-        )
-        result = {"type": "tool_result", "tool_use_id": call["id"], "content": outcome.content}
-        if outcome.is_error:
-            result["is_error"] = True
-        return result, ran
+
+def read_only_batches(calls: list[dict[str, Any]], tools: Toolbox) -> list[list[dict[str, Any]]]:
+    """Split calls, in order, into runs of neighbouring read-only calls and single other calls."""
 
     def is_read_only(call: dict[str, Any]) -> bool:
         name = call.get("name")
@@ -149,16 +159,22 @@ def run_tool_calls(
             batches[-1].append(call)
         else:
             batches.append([call])
+    return batches
 
-    results = []
-    for batch in batches:
-        if len(batch) == 1:
-            done = [run(batch[0])]
-        else:
-            with ThreadPoolExecutor(max_workers=min(8, len(batch))) as pool:
-                done = list(pool.map(run, batch))
-        for result, ran in done:
-            results.append(result)
-            if on_ran is not None:
-                on_ran(ran)
-    return results
+
+def _run_one(call: dict[str, Any], tools: Toolbox) -> tuple[dict[str, Any], ToolRan]:
+    started = time.perf_counter()
+    outcome = tools.dispatch(call.get("name", ""), call.get("input"))
+    ran = ToolRan(
+        round=0,  # the loop sets the round when it records the event
+        tool_use_id=call["id"],
+        name=call.get("name", ""),
+        input=call.get("input"),
+        output=outcome.content,
+        is_error=outcome.is_error,
+        duration_s=time.perf_counter() - started,
+    )
+    result = {"type": "tool_result", "tool_use_id": call["id"], "content": outcome.content}
+    if outcome.is_error:
+        result["is_error"] = True
+    return result, ran

@@ -23,23 +23,35 @@ def to_dict(obj: Any) -> Any:
     return obj
 
 
-def _clean_content(content: Any) -> Any:
+def content_blocks(content: Any) -> list[dict[str, Any]]:
+    """A message's content as a list of blocks, whether it is a string or already a list.
+
+    A non-empty string is one text block; ``""`` and ``None`` are no blocks at all (the API
+    refuses an empty text block, so there is nothing to keep). Items of a list that are not
+    dicts are not blocks and are left out.
+    """
     if isinstance(content, str):
-        return content
-    if content is None:
-        return ""
-    blocks = []
-    for block in to_dict(list(content)):
-        if isinstance(block, dict):
-            # keys starting with "_" are the harness's own notes, not part of the API
-            blocks.append({k: v for k, v in block.items() if not k.startswith("_")})
-    return blocks
+        return [{"type": "text", "text": content}] if content else []
+    return [b for b in content or () if isinstance(b, dict)]
 
 
-def _as_blocks(content: Any) -> list[dict[str, Any]]:
-    if isinstance(content, list):
-        return content
-    return [{"type": "text", "text": str(content)}] if content else []
+def content_text(content: Any) -> str:
+    """The text a content carries: its text blocks' text, one per line."""
+    return "\n".join(b.get("text", "") for b in content_blocks(content) if b.get("type") == "text")
+
+
+def _clean(message: Any) -> dict[str, Any]:
+    # a new dict, down to the blocks: what is sent never shares an object with the caller's history
+    msg = message if isinstance(message, dict) else to_dict(message)
+    if not isinstance(msg, dict) or msg.get("role") not in ("user", "assistant"):
+        raise ValueError(f"not a message (needs role 'user' or 'assistant'): {msg!r:.120}")
+    content = msg.get("content")
+    if isinstance(content, str) or content is None:
+        return {"role": msg["role"], "content": content or ""}
+    blocks = [b for b in to_dict(list(content)) if isinstance(b, dict)]
+    # keys starting with "_" are the harness's own notes, not part of the API
+    blocks = [{k: v for k, v in b.items() if not k.startswith("_")} for b in blocks]
+    return {"role": msg["role"], "content": blocks}
 
 
 def _answered_ids(message: dict[str, Any] | None) -> set[str]:
@@ -47,9 +59,96 @@ def _answered_ids(message: dict[str, Any] | None) -> set[str]:
         return set()
     return {
         b.get("tool_use_id")
-        for b in _as_blocks(message["content"])
+        for b in content_blocks(message["content"])
         if b.get("type") == "tool_result"
     }
+
+
+def _cancelled(ids: list[str]) -> list[dict[str, Any]]:
+    return [{"type": "tool_result", "tool_use_id": tid, "content": CANCELLED} for tid in ids]
+
+
+class SentHistory:
+    """``normalize_messages`` kept up to date as a history grows: each update costs what is new.
+
+    ``update(messages)`` reads only the messages appended since the last update and returns
+    the normalized history, equal to ``normalize_messages(messages)``. The list it returns is
+    only ever appended to; when new messages change what was already normalized (a message
+    merged into the last one, a ``(cancelled)`` result no longer needed), a new list is
+    returned instead, so a list handed out earlier keeps what it held. Messages already read
+    must not be changed in place: they are not read again.
+    """
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []  # the normalized history
+        self._turns: list[dict[str, Any]] = []  # cleaned messages, same-role neighbours merged
+        self._starts: list[int] = []  # where each turn begins in self.messages
+        self._read = 0  # how many of the caller's messages are in self._turns
+        self._last: Any = None  # the last of them, to notice a history replaced or cut
+
+    def update(self, messages: list[Any]) -> list[dict[str, Any]]:
+        """Normalize what was appended to ``messages`` since the last update; return the whole."""
+        if len(messages) < self._read or (
+            self._read and messages[self._read - 1] is not self._last
+        ):
+            self.__init__()  # not the history read so far (replaced or cut): start over
+        new = [_clean(m) for m in messages[self._read :]]  # may raise: nothing changed yet
+        if not new:
+            return self.messages
+        turns = self._turns
+        changed = len(turns)  # the first turn that is new or different
+        for msg in new:
+            if turns and turns[-1]["role"] == msg["role"]:
+                changed = min(changed, len(turns) - 1)
+                merged = content_blocks(turns[-1]["content"]) + content_blocks(msg["content"])
+                turns[-1] = {"role": msg["role"], "content": merged}  # a new dict, never edited
+            else:
+                turns.append(msg)
+        self._read, self._last = len(messages), messages[-1]
+        # an assistant turn's (cancelled) results depend on the turn after it
+        if changed and turns[changed - 1]["role"] == "assistant":
+            changed -= 1
+        keep = self._starts[changed] if changed < len(self._starts) else len(self.messages)
+        del self._starts[changed:]
+        tail: list[dict[str, Any]] = []
+        for i in range(changed, len(turns)):
+            self._starts.append(keep + len(tail))
+            tail += self._emit(i)
+        old = self.messages[keep:]
+        if len(old) <= len(tail) and all(
+            a is b for a, b in zip(old, tail[: len(old)], strict=True)
+        ):
+            self.messages += tail[len(old) :]  # only appended: earlier lists stay valid
+        else:
+            self.messages = self.messages[:keep] + tail
+        return self.messages
+
+    def _emit(self, i: int) -> list[dict[str, Any]]:
+        # turn i as sent: a user turn opens with (cancelled) results for what the turn before
+        # asked and it does not answer; an assistant turn that ends the history gets a user
+        # message of them
+        turn = self._turns[i]
+        if turn["role"] == "user":
+            before = self._turns[i - 1] if i else None
+            missing = self._missing(before, turn) if before else []
+            if not missing:
+                return [turn]
+            return [
+                {"role": "user", "content": _cancelled(missing) + content_blocks(turn["content"])}
+            ]
+        if i + 1 < len(self._turns):
+            return [turn]
+        missing = self._missing(turn, None)
+        return [turn, {"role": "user", "content": _cancelled(missing)}] if missing else [turn]
+
+    @staticmethod
+    def _missing(asked: dict[str, Any], nxt: dict[str, Any] | None) -> list[str]:
+        answered = _answered_ids(nxt)
+        return [
+            b["id"]
+            for b in content_blocks(asked["content"])
+            if b.get("type") == "tool_use" and b.get("id") not in answered
+        ]
 
 
 def normalize_messages(messages: list[Any]) -> list[dict[str, Any]]:
@@ -60,46 +159,9 @@ def normalize_messages(messages: list[Any]) -> list[dict[str, Any]]:
     3. A ``tool_use`` with no ``tool_result`` in the next message gets a ``(cancelled)``
        result placed right after it, so the history is valid again.
 
-    The input list is not changed.
+    The input list is not changed, and the result shares no object with it.
     """
-    cleaned = []
-    for msg in messages:
-        msg = to_dict(msg)
-        if not isinstance(msg, dict) or msg.get("role") not in ("user", "assistant"):
-            raise ValueError(f"not a message (needs role 'user' or 'assistant'): {msg!r:.120}")
-        cleaned.append({"role": msg["role"], "content": _clean_content(msg.get("content"))})
-
-    merged: list[dict[str, Any]] = []
-    for msg in cleaned:
-        if merged and merged[-1]["role"] == msg["role"]:
-            prev = merged[-1]
-            prev["content"] = _as_blocks(prev["content"]) + _as_blocks(msg["content"])
-        else:
-            merged.append(msg)
-
-    result: list[dict[str, Any]] = []
-    for i, msg in enumerate(merged):
-        result.append(msg)
-        if msg["role"] != "assistant":
-            continue
-        nxt = merged[i + 1] if i + 1 < len(merged) else None
-        answered = _answered_ids(nxt)
-        missing = [
-            b["id"]
-            for b in _as_blocks(msg["content"])
-            if b.get("type") == "tool_use" and b.get("id") not in answered
-        ]
-        if not missing:
-            continue
-        placeholders = [
-            {"type": "tool_result", "tool_use_id": tid, "content": CANCELLED} for tid in missing
-        ]
-        if nxt is not None and nxt["role"] == "user":
-            # tool_result blocks must come first in the user message
-            nxt["content"] = placeholders + _as_blocks(nxt["content"])
-        else:
-            result.append({"role": "user", "content": placeholders})
-    return result
+    return SentHistory().update(messages)
 
 
 @dataclass(frozen=True)
@@ -128,7 +190,7 @@ def _combined_turns(messages: list[dict[str, Any]]) -> list[_Turn]:
     for i, message in enumerate(messages):
         if not turns or turns[-1].role != message["role"]:
             turns.append(_Turn(message["role"], first=i))
-        blocks = [b for b in _as_blocks(message.get("content")) if isinstance(b, dict)]
+        blocks = [b for b in content_blocks(message.get("content")) if isinstance(b, dict)]
         turns[-1].blocks.extend(blocks)
         turns[-1].sources.extend([i] * len(blocks))
     return turns
@@ -152,7 +214,7 @@ def _message_problems(messages: list[dict[str, Any]]) -> list[Problem]:
             )
         texts = [
             b.get("text")
-            for b in _as_blocks(content)
+            for b in content_blocks(content)
             if isinstance(b, dict) and b.get("type") == "text"
         ]
         if isinstance(content, list) and any(t == "" for t in texts):

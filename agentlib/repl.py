@@ -15,6 +15,7 @@ from .errors import ConfigError
 from .events import Event
 from .loop import LoopState, agent_loop
 from .offline.errors import OfflineError
+from .text import clip, cut_marker
 
 SYSTEMS = {
     "s01": "You are a coding agent at {root}. Use bash to inspect and change the workspace. "
@@ -87,7 +88,7 @@ class Session:
                     self.write(visible(block["text"]))
         elif event.kind == "tool_ran":
             self.write(self.style("33", visible(_call_line(event.name, event.input))))
-            preview = visible(_clip(event.output, PREVIEW))
+            preview = visible(clip(event.output, PREVIEW))
             self.write(self.style("31" if event.is_error else "2", preview))
 
     def write(self, text: str) -> None:
@@ -105,16 +106,12 @@ def _summary(state: LoopState) -> str:
     return f"({rounds}, {tokens}; {state.why})"
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + " ..."
-
-
 def _call_line(name: str, tool_input: Any) -> str:
     if name == "bash" and isinstance(tool_input, dict) and "command" in tool_input:
-        first, _, more = str(tool_input["command"]).partition("\n")
-        return f"$ {first}" + (" ..." if more else "")
+        first, *rest = str(tool_input["command"]).splitlines() or [""]
+        return f"$ {first}" + (f" {cut_marker(f'{len(rest)} lines')}" if rest else "")
     # short values keep their type (numbers show as numbers); long ones are cut as text
-    shown = {k: v if len(str(v)) <= 60 else _clip(str(v), 60) for k, v in dict(tool_input).items()}
+    shown = {k: v if len(str(v)) <= 60 else clip(str(v), 60) for k, v in dict(tool_input).items()}
     return f"> {name} {shown}"
 
 

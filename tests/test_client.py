@@ -9,8 +9,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import anthropic
 import pytest
 
-from agentlib import ConfigError, connect
+from agentlib import connect
 from agentlib.client import SETTINGS, check_connection, config_error_for, list_models
+from agentlib.errors import ConfigError
 from agentlib.offline import OFFLINE_MODEL
 
 KEY = "sk-ant-test-0000-not-a-real-key"

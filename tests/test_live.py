@@ -4,7 +4,8 @@ import os
 
 import pytest
 
-from agentlib import Workspace, agent_loop, check_history, s02_tools
+from agentlib import Workspace, agent_loop, s02_tools
+from agentlib.messages import check_history
 
 pytestmark = [
     pytest.mark.live,

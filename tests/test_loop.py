@@ -8,7 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agentlib import OUT_OF_ROUNDS, Toolbox, Workspace, agent_loop, check_history, s01_tools, tool
+from agentlib import OUT_OF_ROUNDS, Toolbox, Workspace, agent_loop, s01_tools, tool
+from agentlib.messages import check_history
 from agentlib.offline import Reply, Script, call, offline_client, reply, say
 
 
@@ -208,7 +209,7 @@ def test_whatever_the_model_sends_the_history_stays_valid(tmp_path, calls):
 def test_a_dead_endpoint_is_a_clear_config_error_and_the_history_is_kept(ws):
     import socket
 
-    from agentlib import ConfigError
+    from agentlib.errors import ConfigError
 
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))

@@ -1,5 +1,6 @@
 """normalize_messages and check_history on the histories a loop really produces, and broken ones."""
 
+import copy
 from itertools import pairwise
 
 import anthropic.types as t
@@ -7,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentlib import check_history, normalize_messages, to_dict
-from agentlib.messages import CANCELLED
+from agentlib import normalize_messages, to_dict
+from agentlib.messages import CANCELLED, SentHistory, check_history, content_blocks
 
 
 def tool_use(id_, name="bash", **inp):
@@ -201,3 +202,68 @@ def test_normalize_is_idempotent_alternates_roles_and_answers_every_tool_use(his
     assert normalize_messages(once) == once
     assert all(a["role"] != b["role"] for a, b in pairwise(once))
     assert answers_every_tool_use(once)
+
+
+def _ids_of_containers(value, seen=None):
+    """ids of every dict and list inside ``value``: what two histories could share."""
+    seen = set() if seen is None else seen
+    if isinstance(value, (dict, list)):
+        seen.add(id(value))
+        for item in value.values() if isinstance(value, dict) else value:
+            _ids_of_containers(item, seen)
+    return seen
+
+
+@settings(max_examples=300, deadline=None)
+@given(histories, st.data())
+def test_updating_as_the_history_grows_equals_normalizing_it_whole(history, data):
+    original = copy.deepcopy(history)
+    sent, grown, handed_out = SentHistory(), [], []
+    while len(grown) < len(history):
+        step = data.draw(st.integers(min_value=1, max_value=len(history) - len(grown)))
+        grown += history[len(grown) : len(grown) + step]
+        out = sent.update(grown)
+        assert out == normalize_messages(grown)
+        handed_out.append((out, len(out), copy.deepcopy(out)))
+        assert sent.update(grown) is out  # nothing new: nothing to do
+    for out, count, then in handed_out:  # what an earlier round sent is still what it holds
+        assert out[:count] == then
+    assert history == original
+    assert not _ids_of_containers(history) & _ids_of_containers([h[0] for h in handed_out])
+
+
+def test_a_replaced_history_is_normalized_again_from_the_start():
+    sent = SentHistory()
+    sent.update([{"role": "user", "content": "one"}, {"role": "assistant", "content": "two"}])
+    other = [{"role": "user", "content": "three"}]
+    assert sent.update(other) == normalize_messages(other) == other
+
+
+def test_a_reply_merged_into_the_last_message_leaves_earlier_lists_as_they_were():
+    sent = SentHistory()
+    history = [{"role": "user", "content": "go"}, {"role": "assistant", "content": "thinking"}]
+    first = sent.update(history)
+    history.append({"role": "assistant", "content": "done"})
+    second = sent.update(history)
+    assert first == [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": "thinking"},
+    ]
+    assert second[1]["content"] == [
+        {"type": "text", "text": "thinking"},
+        {"type": "text", "text": "done"},
+    ]
+    assert second[0] is first[0]  # the unchanged message is shared, not copied
+
+
+@pytest.mark.parametrize(
+    ("content", "blocks"),
+    [
+        ("hi", [{"type": "text", "text": "hi"}]),
+        ("", []),
+        (None, []),
+        ([{"type": "text", "text": "a"}, "not a block"], [{"type": "text", "text": "a"}]),
+    ],
+)
+def test_content_blocks_reads_a_string_or_a_list_one_way(content, blocks):
+    assert content_blocks(content) == blocks

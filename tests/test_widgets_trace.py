@@ -35,8 +35,8 @@ def test_a_rewritten_history_is_sent_whole():
     first = [{"role": "user", "content": "hi"}]
     rewritten = [{"role": "user", "content": "hello"}, {"role": "assistant", "content": "x"}]
     trace = Trace()
-    trace.add(RoundStarted(1, first))
-    trace.add(RoundStarted(2, [*rewritten, {"role": "user", "content": "more"}]))
+    trace.add(RoundStarted(round=1, history=first))
+    trace.add(RoundStarted(round=2, history=[*rewritten, {"role": "user", "content": "more"}]))
     assert trace.rounds[1]["rewritten"] is True
     assert trace.rounds[1]["sent_start"] == 0 and len(trace.rounds[1]["sent_new"]) == 3
 
@@ -75,18 +75,18 @@ def test_a_sent_history_with_a_missing_tool_result_is_explained():
         },
         {"role": "user", "content": "no result here"},
     ]
-    trace = Trace.from_events([RoundStarted(1, bad)])
+    trace = Trace.from_events([RoundStarted(round=1, history=bad)])
     assert trace.problems and trace.problems[0].startswith(
         "Round 1: messages[1] asks for tool 'bash'"
     )
     more = [*bad, {"role": "assistant", "content": "ok"}, {"role": "user", "content": "go on"}]
-    trace.add(RoundStarted(2, more))  # the same broken message, sent again
+    trace.add(RoundStarted(round=2, history=more))  # the same broken message, sent again
     assert len(trace.problems) == 1
 
 
 def test_the_turn_fuse_is_named_on_the_last_round():
     events = examples.long_run(3)[:-3]  # drop the final answer round and Finished
-    events.append(Finished(2, "max_rounds", "the round limit blew"))
+    events.append(Finished(round=2, stop_reason="max_rounds", why="the round limit blew"))
     trace = Trace.from_events(events)
     assert trace.finished["stop_reason"] == "max_rounds"
     assert trace.rounds[-1]["next"] == "the round limit blew (max_rounds): the loop stops here"
@@ -148,16 +148,25 @@ def test_the_toolbox_offered_travels_with_the_trace(run):
 
 def test_long_strings_are_clipped_and_say_so():
     big = "x" * (MAX_CHARS + 500)
-    trace = Trace.from_events([RoundStarted(1, [{"role": "user", "content": big}])])
+    trace = Trace.from_events([RoundStarted(round=1, history=[{"role": "user", "content": big}])])
     text = trace.rounds[0]["sent_new"][0]["blocks"][0]["text"]
-    assert text.endswith("… [500 more characters]") and len(text) < MAX_CHARS + 40
+    kept = text.partition("[…")[0]
+    assert kept == "x" * len(kept) and len(text) == MAX_CHARS
+    assert text.endswith(f"[… {len(big) - len(kept)} of {len(big)} characters cut …]")
 
 
 def test_offline_is_read_from_the_model_id_unless_given():
     assert Trace.from_events(examples.no_tools()).offline is True
     assert Trace.from_events(examples.no_tools(), offline=False).offline is False
     live = [
-        ModelReplied(1, {"role": "assistant", "content": []}, "end_turn", {}, "some-model", 0.1)
+        ModelReplied(
+            round=1,
+            message={"role": "assistant", "content": []},
+            stop_reason="end_turn",
+            usage={},
+            model="some-model",
+            duration_s=0.1,
+        )
     ]
     assert Trace.from_events(live).offline is False
 

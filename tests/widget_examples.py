@@ -25,10 +25,14 @@ def run_events(
     messages: list[dict[str, Any]] = [{"role": "user", "content": question}]
     events: list[Any] = []
     for k, (blocks, stop, outputs) in enumerate(rounds, start=1):
-        events.append(RoundStarted(k, [dict(m) for m in messages]))
+        events.append(RoundStarted(round=k, history=messages, count=len(messages)))
         usage = {"input_tokens": 40 + 30 * len(messages), "output_tokens": 10 + 5 * len(blocks)}
         reply = {"role": "assistant", "content": blocks}
-        events.append(ModelReplied(k, reply, stop, usage, MODEL, 0.25))
+        events.append(
+            ModelReplied(
+                round=k, message=reply, stop_reason=stop, usage=usage, model=MODEL, duration_s=0.25
+            )
+        )
         messages.append(reply)
         if stop != "tool_use":
             break
@@ -36,13 +40,22 @@ def run_events(
         results = []
         for call, (output, is_error) in zip(calls, outputs, strict=True):
             events.append(
-                ToolRan(k, call["id"], call["name"], call["input"], output, is_error, 0.01)
+                ToolRan(
+                    round=k,
+                    tool_use_id=call["id"],
+                    name=call["name"],
+                    input=call["input"],
+                    output=output,
+                    is_error=is_error,
+                    duration_s=0.01,
+                )
             )
             result = {"type": "tool_result", "tool_use_id": call["id"], "content": output}
             results.append({**result, "is_error": True} if is_error else result)
         messages.append({"role": "user", "content": results})
     # k and stop still hold the round the run ended on, as agent_loop's Finished reports it
-    events.append(Finished(k, stop, WHY.get(stop, f"the model stopped ({stop})")))
+    why = WHY.get(stop, f"the model stopped ({stop})")
+    events.append(Finished(round=k, stop_reason=stop, why=why))
     return events
 
 

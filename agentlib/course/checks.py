@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..messages import to_dict
+from ..messages import content_text, to_dict
 from ..tools import Toolbox, check_tools
 from .exercise import check_exercise
 
@@ -116,10 +116,7 @@ def _globals_swapped(fn: Callable[..., Any], **values: Any):
 
 
 def _text_of(content: Any) -> str:
-    blocks = to_dict(content)
-    if isinstance(blocks, str):
-        return blocks
-    return "".join(b.get("text", "") for b in blocks if isinstance(b, dict))
+    return content_text(to_dict(content))
 
 
 # --- s01 ---------------------------------------------------------------------------------

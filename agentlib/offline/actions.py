@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentlib.offline.conversation import Result
+from agentlib.text import clip
 
 # how failures show up in tool output: a non-zero exit code, an error line, a traceback
 FAILED = re.compile(
@@ -94,6 +95,5 @@ def failed(result: Result) -> bool:
 def quote(text: str, limit: int = 1500) -> str:
     """Tool output as an indented block for the final answer, cut if long."""
     text = text.rstrip() or "(no output)"
-    if len(text) > limit:
-        text = text[:limit] + f"\n... ({len(text) - limit} more characters)"
+    text = clip(text, limit)
     return "\n".join("    " + line for line in text.splitlines())

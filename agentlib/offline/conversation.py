@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from agentlib.messages import content_blocks, content_text
+
 
 @dataclass(frozen=True)
 class Result:
@@ -23,29 +25,15 @@ class Round:
     text: str  # any text the assistant wrote next to its calls
 
 
-def content_blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
-    """A message's content as a list of blocks (a plain string becomes one text block)."""
-    content = message.get("content")
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}]
-    return [b for b in content or [] if isinstance(b, dict)]
-
-
-def result_text(block: dict[str, Any]) -> str:
-    """The text of a tool_result block, whether its content is a string or a list of blocks."""
-    content = block.get("content", "")
-    if isinstance(content, str):
-        return content
-    return "\n".join(part.get("text", "") for part in content if isinstance(part, dict))
-
-
 def last_prompt(messages: list[dict[str, Any]]) -> tuple[int, str] | None:
     """Index and text of the last user message that asks something (not only tool results)."""
     for index in range(len(messages) - 1, -1, -1):
         message = messages[index]
         if message.get("role") != "user":
             continue
-        texts = [b["text"] for b in content_blocks(message) if b.get("type") == "text"]
+        texts = [
+            b["text"] for b in content_blocks(message.get("content")) if b.get("type") == "text"
+        ]
         if texts:
             return index, "\n".join(texts).strip()
     return None
@@ -58,13 +46,13 @@ def rounds_since(messages: list[dict[str, Any]], index: int) -> list[Round]:
         message = messages[position]
         if message.get("role") != "assistant":
             continue
-        blocks = content_blocks(message)
+        blocks = content_blocks(message.get("content"))
         calls = [b for b in blocks if b.get("type") == "tool_use"]
         if not calls:
             continue
         answers = {
-            b.get("tool_use_id"): Result(result_text(b), bool(b.get("is_error")))
-            for b in content_blocks(messages[position + 1])
+            b.get("tool_use_id"): Result(content_text(b.get("content")), bool(b.get("is_error")))
+            for b in content_blocks(messages[position + 1].get("content"))
             if b.get("type") == "tool_result"
         }
         text = "\n".join(b["text"] for b in blocks if b.get("type") == "text")

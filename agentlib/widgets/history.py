@@ -22,10 +22,13 @@ def trace_from_messages(messages: list[Any], *, offline: bool | None = None) -> 
         if msg.get("role") != "assistant":
             continue
         n += 1
-        trace.add(RoundStarted(n, msgs[:i]))
+        trace.add(RoundStarted(round=n, history=msgs, count=i))
         blocks = message_summary(msg)["blocks"]
         asks = [b for b in blocks if b["type"] == "tool_use"]
-        trace.add(ModelReplied(n, msg, "tool_use" if asks else "end_turn", {}, "", 0.0))
+        stop = "tool_use" if asks else "end_turn"
+        trace.add(
+            ModelReplied(round=n, message=msg, stop_reason=stop, usage={}, model="", duration_s=0.0)
+        )
         r = trace.round(n)
         r["duration_s"] = None
         trace.stops_inferred = True  # said once by the views, not on every stop line
@@ -35,13 +38,13 @@ def trace_from_messages(messages: list[Any], *, offline: bool | None = None) -> 
             if call["id"] in results:
                 res = results[call["id"]]
                 ran = ToolRan(
-                    n,
-                    call["id"],
-                    call["name"],
-                    call["input"],
-                    res.get("content", ""),
-                    bool(res.get("is_error")),
-                    0.0,
+                    round=n,
+                    tool_use_id=call["id"],
+                    name=call["name"],
+                    input=call["input"],
+                    output=res.get("content", ""),
+                    is_error=bool(res.get("is_error")),
+                    duration_s=0.0,
                 )
                 trace.add(ran)
                 r["tools"][-1]["duration_s"] = None

@@ -8,18 +8,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from .static_text import (
-    HARNESS,
-    NO_TOKENS,
-    as_text,
-    badge,
-    intro,
-    plural,
-    preview,
-    seconds,
-    shorten,
-    tokens,
-)
+from ..text import as_text, clip
+from .static_text import HARNESS, NO_TOKENS, badge, intro, plural, preview, seconds, tokens
 
 BOX = (
     "font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:13px;line-height:1.45;"
@@ -47,7 +37,7 @@ def e(value: Any) -> str:
 
 def _lines(text: Any, limit: int) -> str:
     """Escaped text that keeps its line breaks, cut to ``limit`` characters."""
-    return f'<span style="white-space:pre-wrap">{e(shorten(text, limit))}</span>'
+    return f'<span style="white-space:pre-wrap">{e(clip(as_text(text), limit))}</span>'
 
 
 def _block(b: dict[str, Any]) -> str:
@@ -102,7 +92,7 @@ def _tools(r: dict[str, Any]) -> str:
             f'<li><strong>{e(t["name"])}</strong> <code style="{CODE}">{e(t["id"])}</code> {status}'
             + (f", {e(seconds(t['duration_s']))}" if t["duration_s"] is not None else "")
             + f'<pre style="{PRE}">input: {e(preview(t["input"], 200))}</pre>'
-            f'<pre style="{PRE}">{e(shorten(t["output"], 300))}</pre></li>'
+            f'<pre style="{PRE}">{e(clip(t["output"], 300))}</pre></li>'
         )
     for tool_id in r["unanswered"]:
         items.append(

@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-
-def as_text(value: Any) -> str:
-    """A string as it is; anything else as JSON."""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-
-
-def shorten(value: Any, limit: int) -> str:
-    """``value`` as text, cut to ``limit`` characters with '...'."""
-    text = as_text(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+from ..text import as_text, clip
 
 
 def preview(value: Any, limit: int = 100) -> str:
-    """One line: newlines shown as \\n, cut to ``limit`` characters with '...'."""
+    """One line: newlines shown as \\n, cut to ``limit`` characters."""
     text = as_text(value)
     text = text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
-    return shorten(text, limit)
+    return clip(text, limit)
 
 
 def plural(n: int, word: str) -> str:

@@ -6,37 +6,28 @@ import json
 from typing import Any
 
 from ..events import Finished, ModelReplied, RoundStarted, ToolRan
-from ..messages import check_history, to_dict, tool_pairing_problems
+from ..messages import check_history, content_blocks, to_dict, tool_pairing_problems
+from ..text import as_text, clip
 from .reasons import stop_meaning
 
 MAX_CHARS = 2000  # longer strings are cut, with a marker saying how much was left out
 
 
-def clip(text: str, limit: int = MAX_CHARS) -> str:
-    """Cut ``text`` to ``limit`` characters, saying how many were left out."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… [{len(text) - limit} more characters]"
-
-
-def _as_text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):  # tool_result content given as blocks
-        return "\n".join(
-            _as_text(b.get("text", b)) if isinstance(b, dict) else str(b) for b in value
-        )
-    return json.dumps(value, ensure_ascii=False, default=str)
+def _shown(value: Any) -> str:
+    # tool_result content given as blocks shows their text, other blocks as JSON
+    if isinstance(value, list):
+        return "\n".join(as_text(b.get("text", b)) for b in content_blocks(value))
+    return as_text(value)
 
 
 def block_summary(block: Any) -> dict[str, Any]:
     """One content block as a small dict the views can draw (long strings clipped)."""
     b = to_dict(block)
     if not isinstance(b, dict):
-        return {"type": "text", "text": clip(str(b))}
+        return {"type": "text", "text": clip(str(b), MAX_CHARS)}
     kind = b.get("type", "?")
     if kind == "text":
-        return {"type": "text", "text": clip(b.get("text", ""))}
+        return {"type": "text", "text": clip(b.get("text", ""), MAX_CHARS)}
     if kind == "tool_use":
         return {
             "type": kind,
@@ -46,24 +37,24 @@ def block_summary(block: Any) -> dict[str, Any]:
         }
     if kind == "tool_result":
         out = {"type": kind, "tool_use_id": b.get("tool_use_id")}
-        out["content"] = clip(_as_text(b.get("content", "")))
+        out["content"] = clip(_shown(b.get("content", "")), MAX_CHARS)
         if b.get("is_error"):
             out["is_error"] = True
         return out
-    return {"type": kind, "text": clip(_as_text({k: v for k, v in b.items() if k != "type"}))}
+    rest = {k: v for k, v in b.items() if k != "type"}
+    return {"type": kind, "text": clip(as_text(rest), MAX_CHARS)}
 
 
 def _input(value: Any) -> Any:
     text = json.dumps(value, ensure_ascii=False, default=str)
-    return value if len(text) <= MAX_CHARS else {"(clipped)": clip(text)}
+    return value if len(text) <= MAX_CHARS else {"(clipped)": clip(text, MAX_CHARS)}
 
 
 def message_summary(message: Any) -> dict[str, Any]:
     """One message as {role, blocks}; a string content becomes one text block."""
     m = to_dict(message)
-    content = m.get("content", "")
-    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
-    return {"role": m.get("role", "?"), "blocks": [block_summary(b) for b in blocks or []]}
+    blocks = content_blocks(m.get("content"))
+    return {"role": m.get("role", "?"), "blocks": [block_summary(b) for b in blocks]}
 
 
 def tool_specs(tools: Any) -> dict[str, str]:
@@ -100,7 +91,7 @@ class Trace:
         self.finished: dict[str, Any] | None = None
         self.problems: list[str] = []
         self._offline = offline
-        self._last_sent: list[dict[str, Any]] = []
+        self._last_sent: tuple[list[dict[str, Any]], int] = ([], 0)  # a history, how much was sent
         self._reported: set[str] = set()
 
     @property
@@ -144,12 +135,15 @@ class Trace:
         r = self.round(max(event.round, 1))
         if isinstance(event, RoundStarted):
             sent = event.messages  # plain dicts already (the loop sends normalized messages)
-            prev = self._last_sent
-            same_prefix = len(sent) >= len(prev) and sent[: len(prev)] == prev
-            start = len(prev) if same_prefix else 0
+            history, count = self._last_sent
+            if event.history is history and len(sent) >= count:
+                same_prefix = True  # the loop only appends to the history its rounds share
+            else:
+                same_prefix = len(sent) >= count and sent[:count] == history[:count]
+            start = count if same_prefix else 0
             r.update(sent_count=len(sent), sent_start=start, rewritten=not same_prefix)
             r["sent_new"] = [message_summary(m) for m in sent[start:]]
-            self._last_sent = sent
+            self._last_sent = (event.history, len(sent))
             for problem in check_history(sent):
                 if problem not in self._reported:  # a history sent again repeats its problems
                     self._reported.add(problem)
@@ -168,7 +162,7 @@ class Trace:
                     "id": event.tool_use_id,
                     "name": event.name,
                     "input": _input(event.input),
-                    "output": clip(event.output),
+                    "output": clip(event.output, MAX_CHARS),
                     "is_error": bool(event.is_error),
                     "duration_s": event.duration_s,
                 }
@@ -184,7 +178,8 @@ class Trace:
             if event.stop_reason == "max_rounds":
                 self._set_stop(r, r["stop_reason"])
             calls = [b for b in r["reply"] or [] if b.get("id") in r["unanswered"]]
-            ended = [*self._last_sent, {"role": "assistant", "content": calls}]
+            history, count = self._last_sent
+            ended = [*history[:count], {"role": "assistant", "content": calls}]
             for problem in tool_pairing_problems(ended) if calls else []:
                 self.problems.append(
                     f"Round {r['index']}: the loop stopped ({event.stop_reason}) without running "

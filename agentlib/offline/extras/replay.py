@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx2
 
-from agentlib.offline.conversation import content_blocks
+from agentlib.messages import content_blocks
 from agentlib.offline.errors import ReplayDrift
 from agentlib.offline.script import Reply
 
@@ -106,7 +106,10 @@ def skeleton(request: dict[str, Any]) -> dict[str, Any]:
         return kept
 
     messages = [
-        {"role": m.get("role"), "content": [block(b, m.get("role")) for b in content_blocks(m)]}
+        {
+            "role": m.get("role"),
+            "content": [block(b, m.get("role")) for b in content_blocks(m.get("content"))],
+        }
         for m in request["messages"]
     ]
     return {"tools": [t.get("name") for t in request.get("tools") or []], "messages": messages}

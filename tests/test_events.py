@@ -1,0 +1,66 @@
+"""The loop's events: built with keywords, and one shared history instead of a copy per round."""
+
+import pytest
+
+from agentlib import Toolbox, agent_loop, tool
+from agentlib.events import Finished, ModelReplied, RoundStarted, ToolRan
+from agentlib.offline import Reply, Script, call, offline_client, say
+
+
+@tool
+def echo(text: str) -> str:
+    """Return the text.
+
+    Args:
+        text: Anything.
+    """
+    return text
+
+
+def run(*replies):
+    script = Script(*replies)
+    client, model = offline_client(script)
+    state = agent_loop(
+        [{"role": "user", "content": "go"}], client=client, model=model, tools=Toolbox([echo])
+    )
+    return state, script
+
+
+@pytest.mark.parametrize("event", [RoundStarted, ModelReplied, ToolRan, Finished])
+def test_events_are_built_with_keywords_only(event):
+    with pytest.raises(TypeError):
+        event(1, [], "end_turn")
+
+
+def test_each_round_reports_exactly_what_it_sent():
+    state, script = run(*[call("echo", text=f"r{i}") for i in range(4)], say("done"))
+    started = [e for e in state.events if isinstance(e, RoundStarted)]
+    assert [e.messages for e in started] == [r["messages"] for r in script.requests]
+    assert [len(e.messages) for e in started] == [1, 3, 5, 7, 9]
+
+
+def test_the_rounds_share_one_history_instead_of_a_copy_each():
+    state, _ = run(*[call("echo", text=f"r{i}") for i in range(6)], say("done"))
+    started = [e for e in state.events if isinstance(e, RoundStarted)]
+    assert all(e.history is started[0].history for e in started)
+    every_message = {id(m) for e in started for m in e.messages}
+    assert len(every_message) == len(started[-1].messages)  # each message is stored once
+
+
+def test_a_paused_turn_merged_into_the_last_message_keeps_what_earlier_rounds_sent():
+    paused = [
+        Reply([{"type": "text", "text": f"part {i}"}], stop_reason="pause_turn") for i in (1, 2)
+    ]
+    state, script = run(*paused, say("done"))
+    started = [e for e in state.events if isinstance(e, RoundStarted)]
+    assert [e.messages for e in started] == [r["messages"] for r in script.requests]
+    assert started[2].messages[1]["content"] == [
+        {"type": "text", "text": "part 1"},
+        {"type": "text", "text": "part 2"},
+    ]
+
+
+def test_a_hand_built_round_sends_its_whole_history_unless_told_how_much():
+    history = [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}]
+    assert RoundStarted(round=1, history=history).messages == history
+    assert RoundStarted(round=1, history=history, count=1).messages == history[:1]
