@@ -40,6 +40,7 @@ RULES = {
     "tool-names-unique": "tool names are unique",
     "tool-choice-type": "tool_choice.type is auto, any, tool or none",
     "tool-choice-known": "tool_choice names a tool in tools",
+    "tools-defined": "a request whose messages hold tool_use or tool_result blocks defines tools",
     "block-type": "each content block has a known type",
     "block-role": "tool_result / image / document only in user messages; tool_use / thinking "
     "only in assistant messages",
@@ -147,6 +148,17 @@ def validate_request(body: Any, models: Mapping[str, int]) -> None:
     _check_system(body.get("system"))
     _check_tool_choice(body.get("tool_choice"), _check_tools(body.get("tools")))
     _check_messages(body["messages"])
+    kinds = {
+        b.get("type")
+        for m in body["messages"]
+        if isinstance(m["content"], list)
+        for b in m["content"]
+    }
+    if kinds & {"tool_use", "tool_result"} and not body.get("tools"):
+        raise InvalidRequest(
+            "tools-defined",
+            "Requests which include `tool_use` or `tool_result` blocks must define tools.",
+        )
     if model not in models:
         raise InvalidRequest("model-known", f"model: {model}", 404)
     if max_tokens > models[model]:
