@@ -48,15 +48,16 @@ def agent_loop(
 ) -> LoopState:
     """Run the loop until the model stops asking for tools. Appends to ``messages`` as it goes."""
     run = _Run(LoopState(messages), on_event)
-    sent = SentHistory()  # normalize_messages, redone each round for the new messages only
+    history = SentHistory()  # normalize_messages(messages), redone each round for new messages
     extra = {"system": system} if system else {}
     while True:
-        if run.state.rounds >= max_rounds:
+        if run.state.rounds >= max_rounds:  # the round limit: a runaway loop stops here
             return run.finish(OUT_OF_ROUNDS)
-        history = run.round_started(sent.update(messages))
+        sent = history.update(messages)
+        run.round_started(sent)
         try:
             response = client.messages.create(
-                model=model, messages=history, tools=tools.TOOLS, max_tokens=max_tokens, **extra
+                model=model, messages=sent, tools=tools.TOOLS, max_tokens=max_tokens, **extra
             )
         except Exception as error:  # the history is intact: fix the cause and call agent_loop again
             run.failed(error)
@@ -83,12 +84,11 @@ class _Run:
         if self.on_event is not None:
             self.on_event(event)
 
-    def round_started(self, history: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Count the round and report what it sends; returns ``history`` to send."""
+    def round_started(self, sent: list[dict[str, Any]]) -> None:
+        """Count the round and report what it sends (the list, shared, not a copy of it)."""
         self.state.rounds += 1
-        self.emit(RoundStarted(round=self.state.rounds, history=history, count=len(history)))
+        self.emit(RoundStarted(round=self.state.rounds, history=sent, count=len(sent)))
         self.started = time.perf_counter()
-        return history
 
     def model_replied(self, response: Any, reply: dict[str, Any]) -> None:
         self.emit(
