@@ -46,9 +46,13 @@ class Verdict:
 
     def __str__(self) -> str:
         head = WORKS if self.ok else BLANK if self.blank else NOT_YET
-        lines = textwrap.wrap(f"{head} {self.summary}", 96, subsequent_indent="  ")
+        lines = textwrap.wrap(
+            f"{head} {self.summary}", 96, subsequent_indent="  ", break_on_hyphens=False
+        )
         for detail in self.details:
-            lines += textwrap.wrap(detail, 96, initial_indent="  - ", subsequent_indent="    ")
+            lines += textwrap.wrap(
+                detail, 96, initial_indent="  - ", subsequent_indent="    ", break_on_hyphens=False
+            )
         return "\n".join(lines)
 
     __repr__ = __str__
@@ -347,7 +351,9 @@ def check_stop_reasons(agent_loop: Callable[[list], Any]) -> Verdict:
                 f"{getattr(agent_loop, '__name__', 'agent_loop')} still raises NotImplementedError."
             )
         except _RunawayLoop:
-            problems.append(f"{name}: the loop kept calling the model after its final reply")
+            problems.append(
+                f"{name}: {rule} (the loop kept calling the model after its last reply; tools run: {ran or 'none'})"
+            )
             continue
         except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
             problems.append(f"{name}: {_api_message(e)}")
@@ -583,10 +589,15 @@ def check_own_tool(
             False,
             f"EXAMPLE should be a dict of arguments, like {{'text': 'a b c'}}; it is {example!r}.",
         )
-    try:
-        problems = check_exercise(TOOLS, TOOL_HANDLERS, name=name, example=example)
-    except NotImplementedError:
-        return _blank(f"{name} still raises NotImplementedError.")
+    handlers = TOOLS.TOOL_HANDLERS if isinstance(TOOLS, Toolbox) else (TOOL_HANDLERS or {})
+    if callable(handlers.get(name)):
+        try:
+            handlers[name](**example)
+        except NotImplementedError:
+            return _blank(f"{name} still raises NotImplementedError.")
+        except Exception:  # noqa: BLE001 - check_exercise below reports the failure in words
+            pass
+    problems = check_exercise(TOOLS, TOOL_HANDLERS, name=name, example=example)
     if problems:
         return Verdict(False, f"{name!r} is not ready for the loop.", problems)
     box = TOOLS if isinstance(TOOLS, Toolbox) else Toolbox.from_dicts(TOOLS, TOOL_HANDLERS or {})

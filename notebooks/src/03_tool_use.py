@@ -301,7 +301,7 @@ glob_handler = ...  # the function the dispatch map calls
 # ```python
 # GLOB_TOOL = {"name": "glob", "description": "Find files matching a glob pattern.",
 #              "input_schema": schema(pattern="string")}
-# glob_handler = lambda **kw: run_glob(kw["pattern"])  # noqa: E731 (the seed's style)
+# glob_handler = lambda **kw: run_glob(kw["pattern"])
 # ```
 #
 # </details>

@@ -163,7 +163,7 @@ else:
 # `@tool(name=TOOL_NAME)`), and add it to the course's toolbox.
 
 # %% tags=["exercise"]
-from agentlib import tool
+from agentlib import tool  # noqa: F401 - for your @tool function
 
 toolbox = ...  # agentlib.s02_tools(ws).add(your @tool function)
 
