@@ -109,9 +109,9 @@ def agent_loop(messages: list):
 #
 # The seeds suggest four prompts. Each runs the loop on a fresh history, and `show()` draws
 # the run as a *round diagram*: one row per round (one model call), with what was sent, what
-# the model answered, which tool ran and what it returned, and why the loop stopped. Click a
-# row, or use the arrow keys, to step through the rounds; it works in the saved notebook
-# without a kernel.
+# the model answered, which tool ran and what it returned, and why the loop stopped. Step
+# through the rounds with the slider or the arrow keys; a static copy stays in the saved
+# notebook.
 
 # %%
 from agentlib.widgets import show
