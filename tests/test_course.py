@@ -239,7 +239,7 @@ def test_course_without_script_adds_the_tools_and_says_nothing_will_call_them(
     course = Course("offline", tmp_path / "ws", "recording_tools:shout", "", name="t")
     assert instructor_module.read_text() == "imported\n"
     printed = capsys.readouterr().out
-    assert "instructor tools shout (EXTRA_TOOLS) join every toolbox" in printed
+    assert "instructor tools shout (EXTRA_TOOLS) join every toolbox." in printed
     assert "offline without SCRIPT nothing will call shout: set SCRIPT" in printed
     assert course.workspace.root == (tmp_path / "ws").resolve()
     box = course.tools(s02_tools(course.workspace))
@@ -314,3 +314,17 @@ def test_course_names_the_parameter_the_module_and_the_problem(
         Course("offline", tmp_path, extra_tools, script)
     assert says in str(raised.value)
     assert capsys.readouterr().out == ""  # nothing connected or announced before the error
+
+
+def test_empty_parameters_are_read_from_the_environment(instructor_module, monkeypatch, capsys):
+    monkeypatch.setenv("AGENTLIB_EXTRA_TOOLS", "recording_tools:shout")
+    monkeypatch.setenv("AGENTLIB_SCRIPT", "recording_tools:SCRIPT")
+    course = Course("offline", None, "", "")
+    printed = capsys.readouterr().out
+    assert "shout (EXTRA_TOOLS (from AGENTLIB_EXTRA_TOOLS)) join" in printed
+    assert "SCRIPT (from AGENTLIB_SCRIPT)='recording_tools:SCRIPT' runs" in printed
+    assert course.run_script(course.tools(s02_tools(course.workspace))).stop_reason == "end_turn"
+    monkeypatch.setenv("AGENTLIB_EXTRA_TOOLS", "no_such_module:x")
+    with pytest.raises(ParameterError, match=r"^EXTRA_TOOLS \(from AGENTLIB_EXTRA_TOOLS\)="):
+        Course("offline", None, "", "")
+    assert Course("offline", None, "recording_tools:shout", "").extra_tools_label == "EXTRA_TOOLS"

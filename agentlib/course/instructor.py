@@ -1,12 +1,15 @@
 """The notebooks' parameters read in one place: ``Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT)``.
 
 EXTRA_TOOLS and SCRIPT are given as ``"module:attribute"`` (or ``"path/to/file.py:NAME"``).
+Left empty in the notebook, they are read from ``AGENTLIB_EXTRA_TOOLS`` / ``AGENTLIB_SCRIPT``,
+so runners that cannot inject parameters (nbmake, ``jupyter nbconvert --execute``) can set them.
 """
 
 from __future__ import annotations
 
 import copy
 import importlib
+import os
 import runpy
 import tempfile
 from pathlib import Path
@@ -19,6 +22,14 @@ WRITE_A_SCRIPT = (
     "set SCRIPT to 'module:NAME' naming Script(call({name!r}, ...), say('...')) "
     "(README, For instructors), or run with BACKEND='auto' and a key"
 )
+
+
+def from_env(parameter: str, value: str) -> tuple[str, str]:
+    """``(value, label)``: the notebook's value, else ``AGENTLIB_<parameter>`` from the environment."""
+    variable = f"AGENTLIB_{parameter}"
+    if not (value or "").strip() and os.environ.get(variable, "").strip():
+        return os.environ[variable], f"{parameter} (from {variable})"
+    return value or "", parameter
 
 
 class ParameterError(ValueError):
@@ -82,7 +93,7 @@ def _loaded(parameter: str, spec: str, load):
         raise ParameterError(f"{parameter}={spec!r}: {type(e).__name__}: {e}") from e
 
 
-def _tool_problems(spec: str, extras: list[Tool], course_tools: list[str]) -> list[str]:
+def _tool_problems(label: str, spec: str, extras: list[Tool], course_tools: list[str]) -> list[str]:
     """What is wrong with the instructor's tools, one line each; empty when they are ready."""
     box_problems = []
     names = [t.name for t in extras]
@@ -93,7 +104,7 @@ def _tool_problems(spec: str, extras: list[Tool], course_tools: list[str]) -> li
     unique = Toolbox({t.name: t for t in extras}.values())
     for name in unique.names:
         box_problems += check_exercise(unique, name=name)
-    return [f"EXTRA_TOOLS={spec!r}: {problem}" for problem in box_problems]
+    return [f"{label}={spec!r}: {problem}" for problem in box_problems]
 
 
 class Course:
@@ -116,12 +127,14 @@ class Course:
         from ..course_tools import s02_tools
         from ..sandbox import Workspace
 
-        self.extra_tools_spec, self.script_spec = extra_tools or "", script or ""
-        self.extras: list[Tool] = _loaded("EXTRA_TOOLS", self.extra_tools_spec, load_tools)
-        self.script = _loaded("SCRIPT", self.script_spec, load_script)
+        self.extra_tools_spec, self.extra_tools_label = from_env("EXTRA_TOOLS", extra_tools)
+        self.script_spec, self.script_label = from_env("SCRIPT", script)
+        self.extras: list[Tool] = _loaded(self.extra_tools_label, self.extra_tools_spec, load_tools)
+        self.script = _loaded(self.script_label, self.script_spec, load_script)
         self.workspace = Workspace(workspace or tempfile.mkdtemp(prefix=f"{name}-"))
+        course_tools = s02_tools(self.workspace).names
         problems = _tool_problems(
-            self.extra_tools_spec, self.extras, s02_tools(self.workspace).names
+            self.extra_tools_label, self.extra_tools_spec, self.extras, course_tools
         )
         if problems:
             raise ParameterError("\n".join(problems))
@@ -134,9 +147,11 @@ class Course:
         if not self.extras:
             return []
         names = ", ".join(t.name for t in self.extras)
-        facts = [f"instructor tools {names} (EXTRA_TOOLS) join every toolbox in this notebook."]
+        facts = [f"instructor tools {names} ({self.extra_tools_label}) join every toolbox."]
         if self.script is not None:
-            facts.append(f"SCRIPT={self.script_spec!r} runs in the section 'For instructors'.")
+            facts.append(
+                f"{self.script_label}={self.script_spec!r} runs in the section 'For instructors'."
+            )
         elif self.offline:
             facts.append(
                 f"offline without SCRIPT nothing will call {names}: "
@@ -153,7 +168,9 @@ class Course:
             try:
                 toolbox.add(extra)
             except ValueError as e:
-                raise ParameterError(f"EXTRA_TOOLS={self.extra_tools_spec!r}: {e}") from e
+                raise ParameterError(
+                    f"{self.extra_tools_label}={self.extra_tools_spec!r}: {e}"
+                ) from e
         return toolbox
 
     def run_script(self, tools: Toolbox, *, system: str | None = None):

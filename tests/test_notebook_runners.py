@@ -1,0 +1,215 @@
+"""The course as instructors run it: the project's runner, papermill, nbmake and nbconvert.
+
+Each run swaps in ``tests/recording_tools.py`` (an instructor's tool module that logs being
+imported and called, one line per kernel) and checks that every notebook's kernel imported it
+and called its tool, that the run exits 0, and that the executed notebooks show no error.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from agentlib.course import run_notebook
+
+TESTS = Path(__file__).resolve().parent
+NOTEBOOKS = sorted((TESTS.parent / "notebooks").glob("*.ipynb"))
+EXTRA_TOOLS, SCRIPT = "recording_tools:shout", "recording_tools:SCRIPT"
+USED = ["imported", "called shout('hello from the instructor')"]
+FAKE_KEY = "sk-" + "ant-" + "api03-notarealkey"
+
+
+def instructor_env(log: Path, **extra: str) -> dict[str, str]:
+    """Our environment without model settings, with the tool module importable and its log named."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "AGENTLIB_"))}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), env.get("PYTHONPATH")]))
+    env["RECORDING_TOOLS_LOG"] = str(log)
+    return {**env, **extra}
+
+
+def events_by_kernel(log: Path) -> list[list[str]]:
+    """What the tool module recorded, grouped by the kernel process that recorded it."""
+    by_pid: dict[str, list[str]] = defaultdict(list)
+    for line in log.read_text(encoding="utf-8").splitlines() if log.exists() else []:
+        pid, event = line.split(" ", 1)
+        by_pid[pid].append(event)
+    return list(by_pid.values())
+
+
+def false_alarms(path: Path) -> list[str]:
+    """Errors an executed notebook shows: error outputs, tracebacks on stderr, papermill's banner."""
+    nb = nbformat.read(path, as_version=4)
+    found = []
+    if nb.metadata.get("papermill", {}).get("exception"):
+        found.append("papermill recorded an exception")
+    for index, cell in enumerate(nb.cells):
+        if "papermill-error-cell" in cell.source or "An Exception was encountered" in cell.source:
+            found.append(f"cell {index}: papermill's error banner")
+        for out in cell.get("outputs", []):
+            if out.output_type == "error":
+                found.append(f"cell {index}: {out.ename}: {out.evalue}")
+            elif out.output_type == "stream" and out.name == "stderr" and "Traceback" in out.text:
+                found.append(f"cell {index}: a traceback on stderr")
+    return found
+
+
+def printed(path: Path) -> str:
+    nb = nbformat.read(path, as_version=4)
+    return "".join(
+        o.get("text", "")
+        for c in nb.cells
+        for o in c.get("outputs", [])
+        if o.output_type == "stream"
+    )
+
+
+def _needs_module(name: str) -> None:
+    if importlib.util.find_spec(name) is None:
+        pytest.skip(f"{name} is not installed (it comes with the test extra)")
+
+
+def test_the_course_has_notebooks():
+    assert len(NOTEBOOKS) >= 4, NOTEBOOKS
+
+
+def test_project_runner_uses_the_instructor_tools_in_every_notebook(tmp_path):
+    log, out = tmp_path / "tools.log", tmp_path / "executed"
+    done = subprocess.run(
+        [sys.executable, "-m", "agentlib.course", *map(str, NOTEBOOKS), "--output-dir", str(out),
+         "-p", f"EXTRA_TOOLS={EXTRA_TOOLS}", "-p", f"SCRIPT={SCRIPT}"],
+        env=instructor_env(log), capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert f"{len(NOTEBOOKS)} passed, 0 failed" in done.stdout
+    assert events_by_kernel(log) == [USED] * len(NOTEBOOKS)
+    for path in NOTEBOOKS:
+        assert false_alarms(out / path.name) == [], path.name
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_papermill_exits_0_and_uses_the_instructor_tools(notebook, tmp_path):
+    _needs_module("papermill")
+    log, out, workspace = tmp_path / "tools.log", tmp_path / notebook.name, tmp_path / "ws"
+    workspace.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "papermill", str(notebook), str(out), "--cwd", str(notebook.parent),
+         "-p", "WORKSPACE", str(workspace), "-p", "EXTRA_TOOLS", EXTRA_TOOLS, "-p", "SCRIPT", SCRIPT],
+        env=instructor_env(log), capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert false_alarms(out) == []
+    assert events_by_kernel(log) == [USED]
+    executed = nbformat.read(out, as_version=4)
+    injected = [c for c in executed.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    assert len(injected) == 1 and EXTRA_TOOLS in injected[0].source
+    assert "instructor tools shout (EXTRA_TOOLS) join every toolbox." in printed(out)
+
+
+def test_nbmake_runs_every_notebook_with_the_tools_from_the_environment(tmp_path):
+    _needs_module("nbmake")
+    log = tmp_path / "tools.log"
+    env = instructor_env(log, AGENTLIB_EXTRA_TOOLS=EXTRA_TOOLS, AGENTLIB_SCRIPT=SCRIPT)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--nbmake", "-p", "no:cacheprovider", "-q",
+         "--nbmake-timeout=600", *map(str, NOTEBOOKS)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-4000:]
+    assert f"{len(NOTEBOOKS)} passed" in done.stdout
+    assert events_by_kernel(log) == [USED] * len(NOTEBOOKS)
+
+
+def test_nbconvert_execute_runs_every_notebook_with_the_tools_from_the_environment(tmp_path):
+    _needs_module("nbconvert")
+    log, out = tmp_path / "tools.log", tmp_path / "executed"
+    env = instructor_env(log, AGENTLIB_EXTRA_TOOLS=EXTRA_TOOLS, AGENTLIB_SCRIPT=SCRIPT)
+    done = subprocess.run(
+        [sys.executable, "-m", "nbconvert", "--to", "notebook", "--execute",
+         "--output-dir", str(out), *map(str, NOTEBOOKS)],
+        env=env, capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert events_by_kernel(log) == [USED] * len(NOTEBOOKS)
+    for path in NOTEBOOKS:
+        assert false_alarms(out / path.name) == [], path.name
+        assert "(EXTRA_TOOLS (from AGENTLIB_EXTRA_TOOLS)) join" in printed(out / path.name)
+
+
+# Records, in every Python process started with this folder on PYTHONPATH, each attempt to
+# resolve a host name or open a connection: the kernel cannot open a socket unnoticed.
+SOCKET_AUDIT = """
+import os
+import sys
+
+_LOG = os.environ.get("SOCKET_AUDIT_LOG")
+_WATCHED = {"socket.connect", "socket.getaddrinfo", "socket.sendto", "socket.sendmsg"}
+
+
+def _audit(event, args):
+    if _LOG and event in _WATCHED:
+        with open(_LOG, "a", encoding="utf-8") as log:
+            log.write(f"{os.getpid()} {event} {args[1:] if event == 'socket.connect' else args}\\n")
+
+
+sys.addaudithook(_audit)
+"""
+
+
+@pytest.fixture
+def listener():
+    """``(port, accepted)``: a loopback port a leaked request would reach, and who connected."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.setblocking(False)
+    accepted = []
+
+    def drain() -> int:
+        while True:
+            try:
+                accepted.append(server.accept()[0])
+            except BlockingIOError:
+                return len(accepted)
+
+    yield server.getsockname()[1], drain
+    for conn in accepted:
+        conn.close()
+    server.close()
+
+
+def test_runner_without_live_opens_no_socket_whatever_dotenv_says(tmp_path, listener):
+    port, accepted = listener
+    course = tmp_path / "course"
+    course.mkdir()
+    shutil.copy(NOTEBOOKS[0], course)
+    (course / ".env").write_text(
+        f"AGENTLIB_BACKEND=anthropic\nANTHROPIC_API_KEY={FAKE_KEY}\n"
+        f"ANTHROPIC_BASE_URL=http://127.0.0.1:{port}\nMODEL_ID=some-model\n"
+    )
+    audit = tmp_path / "audit"
+    audit.mkdir()
+    (audit / "sitecustomize.py").write_text(SOCKET_AUDIT)
+    log = tmp_path / "sockets.log"
+    env = {"PYTHONPATH": str(audit), "SOCKET_AUDIT_LOG": str(log), "AGENTLIB_BACKEND": "anthropic"}
+
+    # the check can fail: a kernel that does open a connection is recorded and reaches the port
+    probe = nbformat.v4.new_notebook()
+    probe.cells = [nbformat.v4.new_code_cell(f"import socket\nsocket.create_connection(('127.0.0.1', {port})).close()")]  # fmt: skip
+    nbformat.write(probe, course / "probe.ipynb")
+    assert run_notebook(course / "probe.ipynb", env=env, timeout=60).ok
+    assert accepted() == 1 and f"socket.connect (('127.0.0.1', {port}),)" in log.read_text()
+    log.unlink()
+
+    run = run_notebook(course / NOTEBOOKS[0].name, {"BACKEND": "auto"}, env=env, timeout=300)
+    assert run.ok, run.report()
+    assert "using the offline model" in run.text() and "AGENTLIB_FORCE_OFFLINE is set" in run.text()
+    assert FAKE_KEY not in run.text()
+    assert not log.exists(), log.read_text()  # no lookup, no connection, from any kernel process
+    assert accepted() == 1  # only the probe's
