@@ -395,4 +395,9 @@ def check_history(messages: list[Any]) -> list[str]:
     ``protocol_problems``: the same code the offline API uses to refuse a request.
     """
     msgs = [m if isinstance(m, dict) else {"role": None} for m in to_dict(list(messages))]
+    # content that is neither a string nor a list of blocks is no content at all
+    msgs = [
+        {**m, "content": m.get("content") if isinstance(m.get("content"), (str, list)) else None}
+        for m in msgs
+    ]
     return [problem.words for problem in protocol_problems(msgs)]

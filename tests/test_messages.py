@@ -161,6 +161,12 @@ def test_check_history_accepts_what_the_api_accepts(history):
     assert check_history(history) == []
 
 
+def test_check_history_explains_content_that_is_not_content():
+    assert check_history(
+        [{"role": "user", "content": 42}, {"role": "assistant", "content": "x"}]
+    ) == ["messages[0] has empty content; only a final assistant message (a prefill) may be empty."]
+
+
 def test_to_dict_walks_nested_sdk_objects():
     msg = {"role": "assistant", "content": [t.TextBlock(type="text", text="x", citations=None)]}
     assert to_dict(msg) == {"role": "assistant", "content": [{"type": "text", "text": "x"}]}
