@@ -110,7 +110,7 @@ class Offline:
         path = path.rstrip("/")
         if len(body) > MAX_REQUEST_BYTES:
             return too_large_answer(len(body))
-        if method == "GET" and path.startswith("/v1/models"):
+        if method == "GET" and (path == "/v1/models" or path.startswith("/v1/models/")):
             return self._models_answer(path.removeprefix("/v1/models").lstrip("/"))
         if method != "POST" or path not in ("/v1/messages", "/v1/messages/count_tokens"):
             return error_answer(404, "not_found_error", f"Not found: {method} {path}")
