@@ -10,6 +10,8 @@ import pytest
 
 from agentlib import Workspace, agent_loop, s01_tools, s02_tools
 from agentlib.offline import OFFLINE_MODEL, Fallback, Script, offline_client, say
+from agentlib.offline.fallback import DECLINED
+from agentlib.offline.parser import parse
 from agentlib.offline.playbook import Playbook
 
 TOOLBOXES = pytest.mark.parametrize("toolbox", [s01_tools, s02_tools], ids=["s01", "s02"])
@@ -208,35 +210,73 @@ def test_history_not_made_by_the_play_is_left_to_the_next_policy():
 
 
 @pytest.mark.parametrize(
-    "prompt, play, params",
+    "prompt, parts",
     [
         (
             "Write hello.py which prints 'Hello, World!'",
-            "create_printing_file",
-            {"path": "hello.py", "message": "Hello, World!"},
+            [("create", {"paths": ["hello.py"], "prints": "Hello, World!", "run": True})],
         ),
-        ("Could you list the Python files here?", "list_python_files", {"chinese": False}),
-        ("列出 Python 文件", "list_python_files", {"chinese": True}),
-        ("which branch am I on in git?", "current_git_branch", {}),
+        (
+            "Could you list the Python files here?",
+            [
+                (
+                    "list",
+                    {"folder": None, "ext": ["py"], "hidden": "no", "recursive": True, "skip": []},
+                )
+            ],
+        ),
+        ("which branch am I on in git?", [("git", {"what": "branch", "n": 10})]),
         (
             "make a folder named out and put five files in it",
-            "create_files_in_folder",
-            {"folder": "out", "count": 5},
+            [("mkdir", {"paths": ["out"], "files": 5})],
         ),
-        (
-            "Please read requirements.txt",
-            "read_file",
-            {"path": "requirements.txt", "verify_docstring": False},
-        ),
-        ("add a docstring to greet.py", "add_docstring", {"path": "greet.py"}),
+        ("Please read requirements.txt", [("show", {"path": "requirements.txt"})]),
+        ("add a docstring to greet.py", [("docstring", {"path": "greet.py"})]),
         (
             "Write a module called hi.py with a hello(who) function",
-            "create_function_file",
-            {"path": "hi.py", "function": "hello", "params": "who"},
+            [
+                (
+                    "create",
+                    {
+                        "paths": ["hi.py"],
+                        "function": "hello",
+                        "args": ["who"],
+                        "body": 'f"Hello, {who}!"',
+                    },
+                )
+            ],
         ),
-        ("Tell me a joke", None, None),
+        (
+            "把 notes.txt 重命名为 todo.txt",
+            [("move", {"src": "notes.txt", "dest": "todo.txt", "into": False})],
+        ),
+        ("Tell me a joke", None),
+        ("create hello.py that prints hi if it does not exist", None),
+        ("summarize README.md", None),
     ],
 )
-def test_small_rewordings_pick_the_right_play(prompt, play, params):
+def test_small_rewordings_are_read_into_the_right_parts(prompt, parts):
     found = Playbook().match(prompt)
-    assert ((found[0].__name__, found[1]) if found else (None, None)) == (play, params)
+    assert (None if found is None else [(p.kind, p.params) for p in found]) == parts
+
+
+@pytest.mark.parametrize(
+    "prompt, unclear",
+    [
+        ("create a.txt and then summarize it", "summarize it"),
+        ("Create hello.py that prints hi. No wait, make it print bye", "No wait"),
+        ("创建 a.txt，不对，应该叫 b.txt", "不对"),
+        ("x" * 60_000, "a 60,000-character prompt (I read at most 2,000)"),
+    ],
+)
+def test_the_part_it_cannot_read_is_named(prompt, unclear):
+    assert parse(prompt).unclear == unclear
+
+
+@pytest.mark.parametrize("prompt", ["Summarize README.md", "总结一下 README.md"])
+def test_decline_names_the_part_and_answers_in_the_prompts_language(ws, prompt):
+    (answer,), state = run(ws, s02_tools, prompt)
+    assert answer.startswith(DECLINED)
+    assert tools_used(state) == []
+    assert ("离线模型" in answer) == (not prompt.isascii())
+    assert repr(prompt.replace("一下", "一下")) in answer

@@ -59,20 +59,39 @@ class Actions:
             return {"name": "write_file", "input": {"path": path, "content": content}}
         folder = path.rpartition("/")[0]
         mkdir = f"mkdir -p {shlex.quote(folder)} && " if folder else ""
+        if not content:
+            return self.run(f"{mkdir}: > {shlex.quote(path)}")
         body = content if content.endswith("\n") else content + "\n"
         return self.run(f"{mkdir}cat > {shlex.quote(path)} <<'AGENTLIB_EOF'\n{body}AGENTLIB_EOF")
 
-    def read(self, path: str) -> dict[str, Any]:
-        """Read a file: read_file, else cat."""
+    def read(self, path: str, head: int | None = None, tail: int | None = None) -> dict[str, Any]:
+        """Read a file (or its first/last lines): read_file, else cat, head or tail."""
         if self._pick("read_file", "bash") == "read_file":
-            return {"name": "read_file", "input": {"path": path}}
-        return self.run(f"cat {shlex.quote(path)}")
+            return {
+                "name": "read_file",
+                "input": {"path": path, **({"limit": head} if head else {})},
+            }
+        if head or tail:
+            return self.run(
+                f"{'head' if head else 'tail'} -n {head or tail} -- {shlex.quote(path)}"
+            )
+        return self.run(f"cat -- {shlex.quote(path)}")
 
-    def edit(self, path: str, old: str, new: str, whole_new_text: str) -> dict[str, Any]:
+    def edit(
+        self, path: str, old: str, new: str, whole_new_text: str | None, replace_all: bool = False
+    ) -> dict[str, Any]:
         """Replace ``old`` by ``new``: edit_file, else rewrite the whole file through bash."""
-        if self._pick("edit_file", "bash") == "edit_file":
-            return {"name": "edit_file", "input": {"path": path, "old_text": old, "new_text": new}}
+        if self._pick("edit_file", "bash") == "edit_file" or whole_new_text is None:
+            flag = {"replace_all": True} if replace_all else {}
+            return {
+                "name": "edit_file",
+                "input": {"path": path, "old_text": old, "new_text": new, **flag},
+            }
         return self.write(path, whole_new_text)
+
+    def glob(self, pattern: str) -> dict[str, Any]:
+        """Find paths matching a glob pattern (needs glob)."""
+        return {"name": self._pick("glob"), "input": {"pattern": pattern}}
 
     def find(self, pattern: str) -> dict[str, Any]:
         """Find files by name pattern anywhere below the root: glob, else find."""
@@ -90,6 +109,11 @@ class Actions:
 def failed(result: Result) -> bool:
     """Whether a tool result reports a failure (an error result, or an error in the output)."""
     return result.is_error or bool(FAILED.search(result.text))
+
+
+def tr(zh: bool, english: str, chinese: str) -> str:
+    """The sentence in the language of the request."""
+    return chinese if zh else english
 
 
 def quote(text: str, limit: int = 1500) -> str:

@@ -1,8 +1,9 @@
-"""The playbook's plays: one generator per try-it task, yielding tool calls and reading real results.
+"""The playbook's plays: one generator per kind of request part, yielding tool calls and reading real results.
 
 A play yields an ``Act`` (tool calls) and receives what the tools returned (one ``Result``, or a
-list when the act made several calls); its return value is the final answer. The playbook
-replays a play against the history in each request, so the server itself keeps no state.
+list when the act made several calls); its return value is its part of the final answer. The
+playbook replays the plays against the history in each request, so the server keeps no state.
+Every play takes ``zh`` (answer in Chinese) and words its text through ``tr``.
 """
 
 from __future__ import annotations
@@ -13,164 +14,506 @@ import shlex
 from collections.abc import Generator
 from typing import Any
 
-from agentlib.offline.actions import Act, Actions, failed, quote
+from agentlib.offline import fileplays
+from agentlib.offline.actions import Act, Actions, failed, quote, tr
 
 Play = Generator[Act, Any, str]
+RUNNERS = {"py": "python3", "js": "node", "sh": "bash"}
 
 
-def create_printing_file(act: Actions, path: str, message: str) -> Play:
-    """Write a one-line script that prints ``message``, then run it (or read it back)."""
-    source = f"print({json.dumps(message, ensure_ascii=False)})\n"
-    wrote = yield Act([act.write(path, source)], f"I'll create {path}.")
-    if failed(wrote):
-        return f"I could not create {path}. The tool said:\n{quote(wrote.text)}"
-    if not act.has("bash"):
-        shown = yield Act([act.read(path)], "I have no bash tool to run it, so I'll read it back.")
-        return f"Created {path}. It contains:\n{quote(shown.text)}"
-    command = f"python3 {shlex.quote(path)}"
-    ran = yield Act([act.run(command)], "Now I'll run it to check.")
-    if failed(ran) or message not in ran.text:
-        return (
-            f"I created {path}, but running it did not print {message!r}. "
-            f"`{command}` said:\n{quote(ran.text)}"
+def chat(act: Actions, zh: bool, about: str, advice: str) -> Play:
+    """Greetings, thanks and questions about the model itself: answered without a tool."""
+    if about == "thanks":
+        return tr(zh, "You're welcome! (This is the offline model.)", "不客气！（我是离线模型。）")
+    intro = tr(zh, "Hello! " if about == "greet" else "", "你好！" if about == "greet" else "")
+    return intro + tr(
+        zh,
+        "I am agentlib's offline model, not Claude: a fixed playbook that does simple workspace "
+        "tasks with real tools (create, show, list, count, search, rename, copy, delete files, "
+        "run scripts, git branch/status/log, small sums) and says so when it cannot. " + advice,
+        "我是 agentlib 的离线模型，不是 Claude：我按固定的规则用真实的工具做简单的工作区任务"
+        "（创建、查看、列出、统计、搜索、重命名、复制、删除文件，运行脚本，git 分支/状态/日志，"
+        "简单计算），做不到时会直说。" + advice,
+    )
+    yield  # pragma: no cover - makes this a generator like the other plays
+
+
+def math(act: Actions, zh: bool, expr: str, value: Any) -> Play:
+    """A small sum, worked out exactly (no tool needed)."""
+    return tr(zh, f"{expr} = {value}", f"计算结果：{expr} = {value}")
+    yield  # pragma: no cover
+
+
+def git(act: Actions, zh: bool, what: str, n: int) -> Play:
+    """The branch, the status or the log, as git itself reports them."""
+    if what == "branch" and not act.has("bash"):
+        head = yield Act(
+            [act.read(".git/HEAD")], tr(zh, "I'll read .git/HEAD.", "我来读取 .git/HEAD。")
         )
-    return f"Created {path}. Running `{command}` printed:\n{quote(ran.text)}"
-
-
-def list_python_files(act: Actions, chinese: bool) -> Play:
-    """Find the .py files and name them, in the language of the question."""
-    intro = "我来查找 Python 文件。" if chinese else "I'll look for Python files."
-    found = yield Act([act.find("*.py")], intro)
-    if failed(found):
-        head = "查找失败，工具输出：" if chinese else "The search failed. The tool said:"
-        return f"{head}\n{quote(found.text)}"
-    lines = (line.strip() for line in found.text.splitlines())
-    # keep path lines only: the glob tool also writes notes such as "No files match **/*.py"
-    files = [
-        line.removeprefix("./")
-        for line in lines
-        if line.endswith(".py") and not line.lower().startswith(("no files", "("))
-    ]
-    if chinese:
-        if not files:
-            return f"当前目录没有 Python 文件。工具输出：\n{quote(found.text)}"
-        return f"当前目录有{len(files)}个Python文件：{'、'.join(files)}"
-    if not files:
-        return f"There are no Python files here. The search returned:\n{quote(found.text)}"
-    plural = "" if len(files) == 1 else "s"
-    listing = "\n".join(f"  - {name}" for name in files)
-    return f"Found {len(files)} Python file{plural}:\n{listing}"
-
-
-def current_git_branch(act: Actions) -> Play:
-    """Ask git for the branch (or read .git/HEAD when there is no bash)."""
-    if not act.has("bash"):
-        head = yield Act([act.read(".git/HEAD")], "I'll read .git/HEAD.")
         ref = re.search(r"ref: refs/heads/(\S+)", head.text)
         if failed(head) or not ref:
-            return f"I could not find a branch in .git/HEAD. The tool said:\n{quote(head.text)}"
-        return f"The current git branch is `{ref[1]}` (from .git/HEAD)."
-    command = "git branch --show-current"
-    out = yield Act([act.run(command)], "I'll ask git.")
+            return (
+                tr(
+                    zh,
+                    "I could not find a branch in .git/HEAD. The tool said:",
+                    "在 .git/HEAD 里没找到分支。工具输出：",
+                )
+                + "\n"
+                + quote(head.text)
+            )
+        return tr(
+            zh,
+            f"The current git branch is `{ref[1]}` (from .git/HEAD).",
+            f"当前 git 分支是 `{ref[1]}`（读自 .git/HEAD）。",
+        )
+    command = {
+        "branch": "git branch --show-current",
+        "status": "git status",
+        "log": f"git log --oneline -n {max(1, min(n, 50))}",
+        "last": "git log -1 --format='%h %s (%an, %ar)'",
+    }[what]
+    out = yield Act([act.run(command)], tr(zh, "I'll ask git.", "我来问 git。"))
     if failed(out):
-        return f"git reported an error, so I cannot tell the branch. `{command}` said:\n{quote(out.text)}"
-    name = out.text.strip()
-    if not name or name == "(no output)":
-        return f"`{command}` printed no branch name: HEAD is detached (no branch is checked out)."
-    return f"The current git branch is `{name.splitlines()[0]}`."
+        return (
+            tr(zh, f"git reported an error. `{command}` said:", f"git 报错了。`{command}` 输出：")
+            + "\n"
+            + quote(out.text)
+        )
+    text = out.text.strip()
+    if what != "branch":
+        return tr(zh, f"`{command}` says:", f"`{command}` 的输出：") + "\n" + quote(text)
+    if not text or text == "(no output)":
+        return tr(
+            zh,
+            f"`{command}` printed no branch name: HEAD is detached (no branch is checked out).",
+            f"`{command}` 没有输出分支名：HEAD 处于分离状态（没有检出任何分支）。",
+        )
+    return tr(
+        zh,
+        f"The current git branch is `{text.splitlines()[0]}`.",
+        f"当前 git 分支是 `{text.splitlines()[0]}`。",
+    )
 
 
-def create_files_in_folder(act: Actions, folder: str, count: int) -> Play:
-    """Create ``folder`` holding ``count`` small text files, then list it."""
-    files = {
-        f"{folder}/file{i}.txt": f"This is file {i} of {count}.\n" for i in range(1, count + 1)
+def mkdir(act: Actions, zh: bool, paths: list[str], files: int) -> Play:
+    """Make folders; with ``files``, the seeds' 'folder with N files' (written, then listed)."""
+    if not files:
+        made = yield Act(
+            [
+                act.run(
+                    "mkdir -p -- "
+                    + " ".join(map(shlex.quote, paths))
+                    + " && ls -dp -- "
+                    + " ".join(map(shlex.quote, paths))
+                )
+            ],
+            tr(zh, "I'll make the folder.", "我来创建文件夹。"),
+        )
+        if failed(made):
+            return (
+                tr(zh, "I could not make the folder. The tool said:", "文件夹没能创建。工具输出：")
+                + "\n"
+                + quote(made.text)
+            )
+        return (
+            tr(
+                zh,
+                f"Made {', '.join(p + '/' for p in paths)}. `ls` shows:",
+                f"已创建 {'、'.join(p + '/' for p in paths)}。`ls` 显示：",
+            )
+            + "\n"
+            + quote(made.text)
+        )
+    folder = paths[0]
+    texts = {
+        f"{folder}/file{i}.txt": f"This is file {i} of {files}.\n" for i in range(1, files + 1)
     }
-    intro = f"I'll create {folder}/ with {count} files."
+    intro = tr(
+        zh,
+        f"I'll create {folder}/ with {files} files.",
+        f"我来创建 {folder}/ 和其中的 {files} 个文件。",
+    )
     if act.has("write_file"):
         # write_file creates the folder; all writes go out in one turn, results come back together
-        results = yield Act([act.write(path, text) for path, text in files.items()], intro)
+        results = yield Act([act.write(path, text) for path, text in texts.items()], intro)
         results = results if isinstance(results, list) else [results]
     else:
         writes = " && ".join(
-            f"printf '%s\\n' {shlex.quote(text.strip())} > {shlex.quote(path)}"
-            for path, text in files.items()
+            f"printf '%s\\n' {shlex.quote(t.strip())} > {shlex.quote(p)}" for p, t in texts.items()
         )
         results = [(yield Act([act.run(f"mkdir -p {shlex.quote(folder)} && {writes}")], intro))]
     problems = [result.text for result in results if failed(result)]
     if problems:
-        return f"Some files could not be written. The tools said:\n{quote(chr(10).join(problems))}"
-    listing = yield Act([act.list_dir(folder)], "Let me check what is there now.")
-    names = ", ".join(path.rpartition("/")[2] for path in files)
+        return (
+            tr(
+                zh,
+                "Some files could not be written. The tools said:",
+                "有些文件没能写入。工具输出：",
+            )
+            + "\n"
+            + quote("\n".join(problems))
+        )
+    listing = yield Act(
+        [act.list_dir(folder)],
+        tr(zh, "Let me check what is there now.", "我来看看现在里面有什么。"),
+    )
+    names = ", ".join(path.rpartition("/")[2] for path in texts)
     return (
-        f"Created {folder}/ with {count} files ({names}). Listing it shows:\n{quote(listing.text)}"
+        tr(
+            zh,
+            f"Created {folder}/ with {files} files ({names}). Listing it shows:",
+            f"已创建 {folder}/，里面有 {files} 个文件（{names}）。列出来是：",
+        )
+        + "\n"
+        + quote(listing.text)
     )
 
 
-def read_file(act: Actions, path: str, verify_docstring: bool) -> Play:
-    """Read a file and show it; when asked to verify an edit, say whether a docstring is there."""
-    shown = yield Act([act.read(path)], f"I'll read {path}.")
+def _source(path: str, message: str) -> str:
+    kind = path.rpartition(".")[2].lower()
+    literal = json.dumps(message, ensure_ascii=False)
+    if kind == "js":
+        return f"console.log({literal});\n"
+    if kind == "sh":
+        return f"printf '%s\\n' {shlex.quote(message)}\n"
+    return f"print({literal})\n"
+
+
+def create(act: Actions, zh: bool, paths: list[str], **what: Any) -> Play:
+    """Write files: given text, a script that prints a message, or a module with one function."""
+    if "prints" in what:
+        return (yield from _printing_file(act, zh, paths[0], what["prints"], what["run"]))
+    if "function" in what:
+        return (
+            yield from _function_file(
+                act, zh, paths[0], what["function"], what["args"], what["body"]
+            )
+        )
+    content = what["content"]
+    names = ", ".join(paths)
+    results = yield Act(
+        [act.write(path, content) for path in paths],
+        tr(zh, f"I'll create {names}.", f"我来创建 {names}。"),
+    )
+    results = results if isinstance(results, list) else [results]
+    bad = [r.text for r in results if failed(r)]
+    if bad:
+        return (
+            tr(zh, f"I could not create {names}. The tool said:", f"没能创建 {names}。工具输出：")
+            + "\n"
+            + quote("\n".join(bad))
+        )
+    said = "\n".join(r.text for r in results)
+    if not content:
+        return (
+            tr(
+                zh,
+                f"Created {names} (empty). The tool said:",
+                f"已创建 {names}（空文件）。工具输出：",
+            )
+            + "\n"
+            + quote(said)
+        )
+    return (
+        tr(
+            zh,
+            f"Created {names} with the text {content.strip()!r}. The tool said:",
+            f"已创建 {names}，内容是 {content.strip()!r}。工具输出：",
+        )
+        + "\n"
+        + quote(said)
+    )
+
+
+def _printing_file(act: Actions, zh: bool, path: str, message: str, run: bool) -> Play:
+    wrote = yield Act(
+        [act.write(path, _source(path, message))],
+        tr(zh, f"I'll create {path}.", f"我来创建 {path}。"),
+    )
+    if failed(wrote):
+        return (
+            tr(zh, f"I could not create {path}. The tool said:", f"没能创建 {path}。工具输出：")
+            + "\n"
+            + quote(wrote.text)
+        )
+    if not run or not act.has("bash"):
+        shown = yield Act(
+            [act.read(path)],
+            tr(zh, "I'll read it back (without running it).", "我把它读出来看看（不运行）。"),
+        )
+        return (
+            tr(zh, f"Created {path} (not run). It contains:", f"已创建 {path}（没有运行）。内容：")
+            + "\n"
+            + quote(shown.text)
+        )
+    command = f"{RUNNERS[path.rpartition('.')[2].lower()]} {shlex.quote(path)}"
+    ran = yield Act([act.run(command)], tr(zh, "Now I'll run it to check.", "现在运行它检查一下。"))
+    if failed(ran) or message not in ran.text:
+        return (
+            tr(
+                zh,
+                f"I created {path}, but running it did not print {message!r}. `{command}` said:",
+                f"已创建 {path}，但运行后没有输出 {message!r}。`{command}` 的输出：",
+            )
+            + "\n"
+            + quote(ran.text)
+        )
+    return (
+        tr(
+            zh,
+            f"Created {path}. Running `{command}` printed:",
+            f"已创建 {path}。运行 `{command}` 输出：",
+        )
+        + "\n"
+        + quote(ran.text)
+    )
+
+
+def _function_file(
+    act: Actions, zh: bool, path: str, function: str, args: list[str], body: str | None
+) -> Play:
+    signature = f"{function}({', '.join(args)})"
+    is_greeting = body is not None and body.startswith('f"Hello')
+    line = (
+        f"return {body}" if body else f'raise NotImplementedError("{function} is not written yet")'
+    )
+    source = f"def {signature}:\n    {line}\n"
+    if is_greeting:
+        demo = ", ".join('"World"' for _ in args)
+        source += f'\n\nif __name__ == "__main__":\n    print({function}({demo}))\n'
+    wrote = yield Act(
+        [act.write(path, source)],
+        tr(zh, f"I'll write {path} with {function}().", f"我来写 {path}，里面有 {function}()。"),
+    )
+    if failed(wrote):
+        return (
+            tr(zh, f"I could not create {path}. The tool said:", f"没能创建 {path}。工具输出：")
+            + "\n"
+            + quote(wrote.text)
+        )
+    stub = (
+        ""
+        if body
+        else tr(
+            zh,
+            " Its body is a stub that raises NotImplementedError: the offline model does not write function bodies it cannot name.",
+            " 函数体只是一个会抛出 NotImplementedError 的占位：离线模型不会编写它不认识的函数体。",
+        )
+    )
+    if not act.has("bash"):
+        shown = yield Act(
+            [act.read(path)], tr(zh, "I'll read it back to check.", "我把它读出来检查一下。")
+        )
+        return (
+            tr(
+                zh,
+                f"Created {path} with {signature}.{stub} It contains:",
+                f"已创建 {path}，包含 {signature}。{stub}内容：",
+            )
+            + "\n"
+            + quote(shown.text)
+        )
+    command = (
+        f"python3 {shlex.quote(path)}"
+        if is_greeting
+        else f"python3 -m py_compile {shlex.quote(path)} && echo compiles"
+    )
+    ran = yield Act(
+        [act.run(command)],
+        tr(zh, "Now I'll run it to try the function.", "现在运行它试试这个函数。"),
+    )
+    verdict = (
+        tr(zh, "Running it failed:", "运行失败：") if failed(ran) else tr(zh, "Running", "运行")
+    )
+    return (
+        tr(
+            zh,
+            f"Created {path} with {signature}.{stub} {verdict} `{command}` printed:",
+            f"已创建 {path}，包含 {signature}。{stub}{verdict} `{command}` 输出：",
+        )
+        + "\n"
+        + quote(ran.text)
+    )
+
+
+def show(
+    act: Actions,
+    zh: bool,
+    path: str,
+    head: int | None = None,
+    tail: int | None = None,
+    verify: bool = False,
+) -> Play:
+    """Show a file, or its first/last lines; when asked to verify an edit, look for a docstring."""
+    shown = yield Act(
+        [act.read(path, head=head, tail=tail)], tr(zh, f"I'll read {path}.", f"我来读取 {path}。")
+    )
     if failed(shown):
-        return f"I could not read {path}. The tool said:\n{quote(shown.text)}"
-    answer = f"Here is {path}:\n{quote(shown.text)}"
-    if verify_docstring:
-        has_docstring = re.search(r"def \w+\(.*\).*:\s*\n\s*(\"\"\"|''')", shown.text)
+        return (
+            tr(zh, f"I could not read {path}. The tool said:", f"没能读取 {path}。工具输出：")
+            + "\n"
+            + quote(shown.text)
+        )
+    text = shown.text
+    if tail and act.has("read_file"):
+        text = "\n".join(text.rstrip("\n").splitlines()[-tail:])
+    which = (
+        tr(zh, f"the first {head} line(s) of {path}", f"{path} 的前 {head} 行")
+        if head
+        else tr(zh, f"the last {tail} line(s) of {path}", f"{path} 的最后 {tail} 行")
+        if tail
+        else path
+    )
+    answer = tr(zh, f"Here is {which}:", f"这是 {which}：") + "\n" + quote(text)
+    if verify:
+        has_docstring = re.search(r"def \w+\(.*\).*:\s*\n\s*(\"\"\"|''')", text)
         answer += (
-            "\nThe edit worked: the function has a docstring."
+            tr(
+                zh,
+                "\nThe edit worked: the function has a docstring.",
+                "\n修改成功：函数有文档字符串了。",
+            )
             if has_docstring
-            else "\nI see no docstring under the function, so the edit is not there."
+            else tr(
+                zh,
+                "\nI see no docstring under the function, so the edit is not there.",
+                "\n函数下面没有文档字符串，修改没有生效。",
+            )
         )
     return answer
 
 
-def create_function_file(act: Actions, path: str, function: str, params: str) -> Play:
-    """Write a module with the requested function and a demo, then run it (or read it back)."""
-    args = [name.strip() for name in params.split(",") if name.strip()] or ["name"]
-    body = f'f"Hello, {{{args[0]}}}!"' if "greet" in function or "hello" in function else args[0]
-    demo = ", ".join('"World"' for _ in args)
-    source = (
-        f"def {function}({', '.join(args)}):\n    return {body}\n\n\n"
-        f'if __name__ == "__main__":\n    print({function}({demo}))\n'
-    )
-    wrote = yield Act([act.write(path, source)], f"I'll write {path} with {function}().")
-    if failed(wrote):
-        return f"I could not create {path}. The tool said:\n{quote(wrote.text)}"
-    if not act.has("bash"):
-        shown = yield Act([act.read(path)], "I'll read it back to check.")
+def run(act: Actions, zh: bool, path: str | None = None, command: str | None = None) -> Play:
+    """Run a script or a command and report exactly what it printed, errors included."""
+    if command is None:
+        command = f"{RUNNERS[path.rpartition('.')[2].lower()]} {shlex.quote(path)}"
+    out = yield Act([act.run(command)], tr(zh, f"I'll run `{command}`.", f"我来运行 `{command}`。"))
+    if failed(out):
         return (
-            f"Created {path} with {function}({', '.join(args)}). It contains:\n{quote(shown.text)}"
+            tr(zh, f"`{command}` failed. It printed:", f"`{command}` 运行出错，输出：")
+            + "\n"
+            + quote(out.text)
         )
-    command = f"python3 {shlex.quote(path)}"
-    ran = yield Act([act.run(command)], "Now I'll run it to try the function.")
-    verdict = "Running it failed:" if failed(ran) else "Running"
+    return tr(zh, f"`{command}` printed:", f"`{command}` 输出：") + "\n" + quote(out.text)
+
+
+def append(act: Actions, zh: bool, path: str, text: str) -> Play:
+    """Add a line at the end of a file (starting a new line if the file does not end with one)."""
+    target = shlex.quote(path)
+    command = f"[ -s {target} ] && [ -n \"$(tail -c1 {target})\" ] && echo >> {target}; printf '%s\\n' {shlex.quote(text)} >> {target} && tail -n 3 {target}"
+    out = yield Act(
+        [act.run(command)],
+        tr(zh, f"I'll append the line to {path}.", f"我来在 {path} 末尾追加这一行。"),
+    )
+    if failed(out):
+        return (
+            tr(
+                zh,
+                f"I could not append to {path}. The tool said:",
+                f"没能追加到 {path}。工具输出：",
+            )
+            + "\n"
+            + quote(out.text)
+        )
     return (
-        f"Created {path} with {function}({', '.join(args)}). {verdict} `{command}` printed:\n"
-        f"{quote(ran.text)}"
+        tr(
+            zh,
+            f"Appended {text!r} to {path}. Its last lines are now:",
+            f"已在 {path} 末尾追加 {text!r}。现在最后几行是：",
+        )
+        + "\n"
+        + quote(out.text)
     )
 
 
-def add_docstring(act: Actions, path: str) -> Play:
+def replace(act: Actions, zh: bool, path: str, old: str, new: str, all: bool, words: bool) -> Play:
+    """Replace text in a file: every occurrence unless told 'only the first'; plain words whole."""
+    intro = tr(
+        zh,
+        f"I'll replace {old!r} with {new!r} in {path}.",
+        f"我来把 {path} 里的 {old!r} 替换成 {new!r}。",
+    )
+    if all and not words and act.has("edit_file"):
+        edited = yield Act([act.edit(path, old, new, None, replace_all=True)], intro)
+    else:
+        edited = yield Act([act.run(fileplays.replace_command(path, old, new, all, words))], intro)
+    if failed(edited):
+        return (
+            tr(zh, "I could not replace the text. The tool said:", "没能替换。工具输出：")
+            + "\n"
+            + quote(edited.text)
+        )
+    return (
+        tr(
+            zh,
+            f"Replaced {old!r} with {new!r} in {path}. The tool said:",
+            f"已把 {path} 里的 {old!r} 替换成 {new!r}。工具输出：",
+        )
+        + "\n"
+        + quote(edited.text)
+    )
+
+
+def docstring(act: Actions, zh: bool, path: str) -> Play:
     """Read the file, then add a docstring under its first function with the smallest edit."""
-    shown = yield Act([act.read(path)], f"I'll read {path} first.")
+    shown = yield Act([act.read(path)], tr(zh, f"I'll read {path} first.", f"我先读取 {path}。"))
     if failed(shown):
         return (
-            f"I could not read {path}, so I cannot edit it. The tool said:\n{quote(shown.text)}\n"
-            f"Create it first, e.g. 'Create a file called {path} with a greet(name) function'."
+            tr(
+                zh,
+                f"I could not read {path}, so I cannot edit it. The tool said:",
+                f"没能读取 {path}，所以无法修改。工具输出：",
+            )
+            + f"\n{quote(shown.text)}\n"
+            + tr(
+                zh,
+                f"Create it first, e.g. 'Create a file called {path} with a greet(name) function'.",
+                f"请先创建它，例如“创建 {path}，里面有一个 greet(name) 函数”。",
+            )
         )
     source = shown.text
     found = re.search(r"^([ \t]*)def (\w+)\((.*?)\)[^\n]*:[ \t]*$", source, re.M)
     if not found:
-        return f"{path} has no function I could document. It contains:\n{quote(source)}"
+        return (
+            tr(
+                zh,
+                f"{path} has no function I could document. It contains:",
+                f"{path} 里没有可以加文档字符串的函数。内容：",
+            )
+            + "\n"
+            + quote(source)
+        )
     indent, name, params = found[1] + "    ", found[2], found[3]
-    after = source[found.end() :].lstrip("\n").lstrip()
-    if after.startswith(('"""', "'''")):
-        return f"{name}() in {path} already has a docstring:\n{quote(source)}"
-    first = (params.split(",")[0].split(":")[0].split("=")[0].strip()) or "the caller"
+    if source[found.end() :].lstrip().startswith(('"""', "'''")):
+        return (
+            tr(
+                zh,
+                f"{name}() in {path} already has a docstring:",
+                f"{path} 里的 {name}() 已经有文档字符串：",
+            )
+            + "\n"
+            + quote(source)
+        )
+    first = params.split(",")[0].split(":")[0].split("=")[0].strip() or "the caller"
     summary = f"Return a friendly greeting for {first}." if "greet" in name else f"Run {name}."
     old = found[0]
     new = f'{old}\n{indent}"""{summary}"""'
-    edit = act.edit(path, old, new, source.replace(old, new, 1))
-    edited = yield Act([edit], f"Now I'll add a docstring to {name}().")
+    edited = yield Act(
+        [act.edit(path, old, new, source.replace(old, new, 1))],
+        tr(zh, f"Now I'll add a docstring to {name}().", f"现在给 {name}() 加上文档字符串。"),
+    )
     if failed(edited):
-        return f"The edit failed. The tool said:\n{quote(edited.text)}"
-    done = f'Added the docstring """{summary}""" to {name}() in {path}.'
-    return f"{done} The tool said:\n{quote(edited.text)}"
+        return (
+            tr(zh, "The edit failed. The tool said:", "修改失败。工具输出：")
+            + "\n"
+            + quote(edited.text)
+        )
+    return (
+        tr(
+            zh,
+            f'Added the docstring """{summary}""" to {name}() in {path}. The tool said:',
+            f'已给 {path} 里的 {name}() 加上文档字符串 """{summary}"""。工具输出：',
+        )
+        + "\n"
+        + quote(edited.text)
+    )

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 import anthropic
 import httpx2
 
+from agentlib.offline.context import REQUEST_HEADERS
 from agentlib.offline.errors import OfflineError
 from agentlib.offline.extras.faults import Fault
 from agentlib.offline.extras.sse import message_events
@@ -135,7 +136,12 @@ class Offline:
             return error_answer(err.status, err.kind, message)
         if path.endswith("count_tokens"):
             return _json_answer(200, {"input_tokens": input_tokens(request)})
-        message = self.reply_to(request)
+        # the policies read where the request came from (context.py): {} when no headers were passed
+        token = REQUEST_HEADERS.set(dict(headers) if headers is not None else {})
+        try:
+            message = self.reply_to(request)
+        finally:
+            REQUEST_HEADERS.reset(token)
         if request.get("stream"):
             headers = {"content-type": "text/event-stream", "request-id": "req_offline_stream"}
             return HTTPAnswer(200, headers, message_events(message))

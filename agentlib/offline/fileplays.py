@@ -1,0 +1,288 @@
+"""Plays over many files: list, count, search, and move, copy or delete (answers read from real listings)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from typing import Any
+
+from agentlib.offline.actions import Act, Actions, failed, quote, tr
+
+Play = Any
+NOTES = ("no files", "(", "...", "[exit code", "no such file")
+
+
+def _paths(output: str) -> list[str]:
+    """The path lines of a listing (find, ls -Ap, grep -l or glob), without './' or notes."""
+    lines = (line.strip() for line in output.splitlines())
+    return [
+        line.removeprefix("./")
+        for line in lines
+        if line and line not in (".", "./") and not line.lower().startswith(NOTES)
+    ]
+
+
+def _keep(path: str, p: dict[str, Any], top: str | None) -> bool:
+    """Whether a listed path passes the request's filters (extension, hidden, skipped folders)."""
+    inside = path.removeprefix(f"{top}/") if top else path
+    parts = inside.rstrip("/").split("/")
+    if ".git" in path.split("/"):
+        return False
+    hidden = any(part.startswith(".") for part in parts)
+    mode = p.get("hidden", "no")
+    if (mode == "no" and hidden) or (mode == "only" and not hidden):
+        return False
+    ext = path.rpartition(".")[2].lower() if "." in parts[-1] else ""
+    if p.get("ext") and (path.endswith("/") or ext not in p["ext"]):
+        return False
+    if p.get("not_ext") and ext in p["not_ext"]:
+        return False
+    if p.get("name") and parts[-1] != p["name"].rpartition("/")[2]:
+        return False
+    return not any(path == s or path.startswith(f"{s}/") for s in p.get("skip", []))
+
+
+def _listing(act: Actions, p: dict[str, Any], files_only: bool = False) -> Act:
+    """One call that lists what the request is about: glob when it can, else find/ls."""
+    folder = p.get("folder")
+    if not p.get("recursive") and not files_only:
+        if act.has("glob"):
+            return act.glob(f"{folder}/*" if folder else "*")
+        return act.run(f"ls -Ap {shlex.quote(folder)}" if folder else "ls -Ap")
+    simple = p.get("ext") and len(p["ext"]) == 1 and not folder and p.get("hidden", "no") == "no"
+    if act.has("glob") and (simple or p.get("name")):
+        return act.glob(f"**/{p['name']}" if p.get("name") else f"**/*.{p['ext'][0]}")
+    where = shlex.quote(folder) if folder else "."
+    return act.run(f"find {where} -type f -not -path '*/.git/*' | sort")
+
+
+def list_files(act: Actions, zh: bool, **p: Any) -> Play:
+    """List files (by folder, extension, name, hidden, recursively, skipping folders)."""
+    out = yield Act([_listing(act, p)], tr(zh, "I'll look for the files.", "我来查找文件。"))
+    if failed(out):
+        return (
+            tr(zh, "The listing failed. The tool said:", "列出文件失败。工具输出：")
+            + "\n"
+            + quote(out.text)
+        )
+    found = [path for path in _paths(out.text) if _keep(path, p, p.get("folder"))]
+    python = p.get("ext") == ["py"] and not p.get("folder") and not p.get("skip")
+    kind = tr(zh, "Python file", "Python文件") if python else tr(zh, "file", "文件")
+    # quote the tool only when it said something other than paths (the filter removed the rest)
+    said = "" if _paths(out.text) else "\n" + quote(out.text)
+    if zh:
+        if not found:
+            where = "当前目录" if not p.get("folder") else f"{p['folder']}/ 里"
+            return f"{where}没有符合条件的{kind}。{said}"
+        head = f"当前目录有{len(found)}个{kind}：" if python else f"找到 {len(found)} 个{kind}："
+        return head + "、".join(found)
+    if not found:
+        what = "Python files" if python else "matching files"
+        return f"There are no {what} here.{said}"
+    plural = "" if len(found) == 1 else "s"
+    listing = "\n".join(f"  - {name}" for name in found)
+    return f"Found {len(found)} {kind}{plural}:\n{listing}"
+
+
+def count(act: Actions, zh: bool, unit: str, paths: list[str] | None = None, **p: Any) -> Play:
+    """Count lines or words of files (wc), or files themselves (from a listing)."""
+    if unit != "files":
+        flag = "-l" if unit == "lines" else "-w"
+        command = f"wc {flag} -- " + " ".join(map(shlex.quote, paths))
+        out = yield Act(
+            [act.run(command)],
+            tr(zh, f"I'll count with `{command}`.", f"我用 `{command}` 来统计。"),
+        )
+        if failed(out):
+            return (
+                tr(zh, "Counting failed. The tool said:", "统计失败。工具输出：")
+                + "\n"
+                + quote(out.text)
+            )
+        rows = [line.split(None, 1) for line in out.text.splitlines() if line.strip()]
+        counts = [
+            (name, number) for number, name in (r for r in rows if len(r) == 2) if name != "total"
+        ]
+        word = tr(zh, unit, "行" if unit == "lines" else "个单词")
+        said = [
+            tr(zh, f"{name} has {number} {word}.", f"{name} 有 {number} {word}。")
+            for name, number in counts
+        ]
+        return " ".join(said) + "\n" + quote(out.text)
+    p = {"hidden": "no", "recursive": True, **p}
+    out = yield Act(
+        [_listing(act, p, files_only=True)],
+        tr(zh, "I'll list the files to count them.", "我先列出文件再数。"),
+    )
+    if failed(out):
+        return (
+            tr(zh, "The listing failed. The tool said:", "列出文件失败。工具输出：")
+            + "\n"
+            + quote(out.text)
+        )
+    found = [
+        path
+        for path in _paths(out.text)
+        if not path.endswith("/") and _keep(path, p, p.get("folder"))
+    ]
+    kind = f".{'/.'.join(p['ext'])} " if p.get("ext") else ""
+    where = tr(zh, f" in {p['folder']}/", f"{p['folder']}/ 里") if p.get("folder") else ""
+    head = tr(
+        zh,
+        f"There are {len(found)} {kind}files{where} (not counting hidden ones):",
+        f"{where}一共有 {len(found)} 个{kind}文件（不算隐藏文件）：",
+    )
+    return head + "\n" + "\n".join(f"  - {name}" for name in found)
+
+
+def search(act: Actions, zh: bool, text: str, imports: bool, **p: Any) -> Play:
+    """Which files contain (or import) some text, from grep's real answer, filtered as asked."""
+    where = shlex.quote(p["folder"]) if p.get("folder") else "."
+    if imports:
+        pattern = rf"^\s*(import|from)\s+{text.replace('.', '[.]')}\b"
+        command = f"grep -rlE --include='*.py' -- {shlex.quote(pattern)} {where}"
+    else:
+        case = "" if p.get("case") else "i"
+        command = f"grep -rlI{case}F --exclude-dir=.git -- {shlex.quote(text)} {where}"
+    out = yield Act(
+        [act.run(command)], tr(zh, f"I'll search with `{command}`.", f"我用 `{command}` 来搜索。")
+    )
+    nothing = out.text.strip().endswith("[exit code 1]") and not _paths(out.text)
+    if failed(out) and not nothing:
+        return (
+            tr(zh, "The search failed. The tool said:", "搜索失败。工具输出：")
+            + "\n"
+            + quote(out.text)
+        )
+    found = sorted(path for path in _paths(out.text) if _keep(path, {**p, "hidden": "also"}, None))
+    verb = (
+        tr(zh, f"import {text}", f"导入了 {text}")
+        if imports
+        else tr(
+            zh,
+            f"contain {text!r}" + ("" if p.get("case") else " (ignoring case)"),
+            f"包含 {text!r}" + ("" if p.get("case") else "（不区分大小写）"),
+        )
+    )
+    if not found:
+        return tr(zh, f"No files {verb}.", f"没有文件{verb}。") + "\n" + quote(out.text)
+    if zh:
+        return f"{len(found)} 个文件{verb}：" + "、".join(found)
+    return f"{len(found)} file{'s' if len(found) != 1 else ''} {verb}:\n" + "\n".join(
+        f"  - {name}" for name in found
+    )
+
+
+def _transfer(verb: str, src: str, dest: str, into: bool) -> str:
+    """A shell line that moves or copies without overwriting, and says where the thing went."""
+    tool = "mv" if verb == "move" else "cp -R"
+    make = f"mkdir -p -- {shlex.quote(dest)} && " if into else ""
+    return (
+        f"{make}src={shlex.quote(src)}; dest={shlex.quote(dest)}; "
+        '[ -d "$dest" ] && dest="$dest/$(basename "$src")"; '
+        '[ -e "$dest" ] && { echo "error: $dest already exists, not overwriting it"; exit 1; }; '
+        f'{tool} -- "$src" "$dest" && echo "$src -> $dest"'
+    )
+
+
+def _safe(paths: list[str]) -> bool:
+    return all(
+        p
+        and p not in (".", "..", "/", "*")
+        and not p.startswith(("/", "~"))
+        and ".." not in p.split("/")
+        for p in paths
+    )
+
+
+def transfer(act: Actions, zh: bool, verb: str, src: str, dest: str, into: bool) -> Play:
+    """Move (rename) or copy a file or folder."""
+    if not _safe([src, dest]):
+        return tr(
+            zh,
+            f"I won't {verb} {src!r} to {dest!r}: paths must stay inside the workspace.",
+            f"我不会处理 {src!r} → {dest!r}：路径必须在工作区内。",
+        )
+    out = yield Act(
+        [act.run(_transfer(verb, src, dest, into))],
+        tr(zh, f"I'll {verb} {src}.", f"我来{'移动' if verb == 'move' else '复制'} {src}。"),
+    )
+    if failed(out):
+        return (
+            tr(
+                zh,
+                f"I could not {verb} {src}. The tool said:",
+                f"没能{'移动' if verb == 'move' else '复制'} {src}。工具输出：",
+            )
+            + "\n"
+            + quote(out.text)
+        )
+    done = tr(zh, "Moved" if verb == "move" else "Copied", "已移动" if verb == "move" else "已复制")
+    return tr(zh, f"{done}:", f"{done}：") + "\n" + quote(out.text)
+
+
+def delete(act: Actions, zh: bool, paths: list[str]) -> Play:
+    """Delete files or folders (folders with everything in them)."""
+    if not _safe(paths):
+        return tr(
+            zh,
+            "I won't delete that: only named paths inside the workspace.",
+            "我不会删除它：只删除工作区内明确给出的路径。",
+        )
+    names = " ".join(map(shlex.quote, paths))
+    out = yield Act(
+        [act.run(f"rm -r -- {names} && echo deleted: {names}")],
+        tr(zh, f"I'll delete {', '.join(paths)}.", f"我来删除 {'、'.join(paths)}。"),
+    )
+    if failed(out):
+        return (
+            tr(zh, "I could not delete it. The tool said:", "没能删除。工具输出：")
+            + "\n"
+            + quote(out.text)
+        )
+    return (
+        tr(zh, f"Deleted {', '.join(paths)}.", f"已删除 {'、'.join(paths)}。")
+        + "\n"
+        + quote(out.text)
+    )
+
+
+def delete_ext(act: Actions, zh: bool, folder: str, ext: list[str]) -> Play:
+    """Delete the files with some extension inside one folder (find -delete, listing each)."""
+    if not _safe([folder]):
+        return tr(
+            zh,
+            "I won't delete outside a named folder of the workspace.",
+            "我只删除工作区内指定文件夹里的文件。",
+        )
+    names = " -o ".join(f"-name {shlex.quote('*.' + e)}" for e in ext)
+    out = yield Act(
+        [act.run(f"find {shlex.quote(folder)} -type f \\( {names} \\) -print -delete")],
+        tr(
+            zh,
+            f"I'll delete the .{ext[0]} files in {folder}/.",
+            f"我来删除 {folder}/ 里的 .{ext[0]} 文件。",
+        ),
+    )
+    if failed(out):
+        return (
+            tr(zh, "I could not delete them. The tool said:", "没能删除。工具输出：")
+            + "\n"
+            + quote(out.text)
+        )
+    return tr(zh, "Deleted these files:", "已删除这些文件：") + "\n" + quote(out.text)
+
+
+def replace_command(path: str, old: str, new: str, every: bool, words: bool) -> str:
+    """A python3 one-off that replaces text (whole words only, if asked) and says how often."""
+    find = rf"\b{re.escape(old)}\b" if words else re.escape(old)
+    script = (
+        "import re\nfrom pathlib import Path\n"
+        f"p = Path({json.dumps(path)}); find = re.compile({json.dumps(find)})\n"
+        "text = p.read_text(encoding='utf-8'); n = len(find.findall(text))\n"
+        f"if not n: raise SystemExit('error: ' + {json.dumps(repr(old))} + f' not found in {{p}}')\n"
+        f"p.write_text(find.sub(lambda m: {json.dumps(new)}, text, count={0 if every else 1}), encoding='utf-8')\n"
+        f"print(f'replaced {{n if {every} else 1}} of {{n}} occurrence(s) in {{p}}')\n"
+    )
+    return f"python3 - <<'AGENTLIB_EOF'\n{script}AGENTLIB_EOF"
