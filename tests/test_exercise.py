@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import anthropic
 import pytest
 
@@ -187,3 +190,9 @@ def test_a_schema_without_a_name_is_named():
     assert problems[0] == (
         "the tool name None is not a string: a tool's name is text, such as 'read_file'."
     )
+
+
+def test_importing_the_course_helpers_loads_no_sdk():
+    code = "import sys, agentlib.course; print(sorted({'anthropic', 'agentlib.offline'} & set(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == "[]\n"  # the tool-name rule is read from the simulator only when checked

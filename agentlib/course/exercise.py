@@ -9,7 +9,6 @@ import io
 from collections.abc import Callable
 from typing import Any
 
-from ..offline.validate import TOOL_NAME
 from ..tools import Tool, Toolbox, check_tools
 
 
@@ -72,6 +71,8 @@ def check_exercise(
 
 def name_problem(name: Any) -> str | None:
     """Why the API would refuse ``name`` as a tool name, or None when it accepts it."""
+    from ..offline.validate import TOOL_NAME  # the simulator's rule; loads the SDK only when used
+
     if isinstance(name, str) and TOOL_NAME.fullmatch(name):
         return None
     if not isinstance(name, str):
