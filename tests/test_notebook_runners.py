@@ -213,3 +213,28 @@ def test_runner_without_live_opens_no_socket_whatever_dotenv_says(tmp_path, list
     assert FAKE_KEY not in run.text()
     assert not log.exists(), log.read_text()  # no lookup, no connection, from any kernel process
     assert accepted() == 1  # only the probe's
+
+
+def test_auto_with_a_key_offers_the_instructor_tools_to_the_model(tmp_path):
+    from agentlib.offline.extras.server import serve_in_thread
+
+    server = serve_in_thread()  # stands in for the real API: same HTTP, any key accepted
+    host, port = server.server_address[:2]
+    env = instructor_env(
+        tmp_path / "tools.log",
+        ANTHROPIC_API_KEY=FAKE_KEY,
+        ANTHROPIC_BASE_URL=f"http://{host}:{port}",
+        MODEL_ID="agentlib-offline",
+    )
+    parameters = {"BACKEND": "auto", "EXTRA_TOOLS": EXTRA_TOOLS}
+    try:  # cwd: no .env of this checkout may redirect the run
+        run = run_notebook(NOTEBOOKS[0], parameters, env=env, live=True, cwd=tmp_path)
+    finally:
+        server.shutdown()
+    assert run.ok, run.report()
+    assert f"using http://{host}:{port} with model agentlib-offline" in run.text()
+    assert "instructor tools shout (EXTRA_TOOLS) join every toolbox." in run.text()
+    assert "nothing will call" not in run.text()
+    offered = [[t["name"] for t in r.get("tools", [])] for r in server.simulator.requests]
+    with_tools = [names for names in offered if names]
+    assert with_tools and all("shout" in names for names in with_tools), offered

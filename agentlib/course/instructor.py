@@ -125,6 +125,7 @@ class Course:
     ) -> None:
         from .. import connect
         from ..course_tools import s02_tools
+        from ..offline.simulator import OFFLINE_BASE_URL
         from ..sandbox import Workspace
 
         self.extra_tools_spec, self.extra_tools_label = from_env("EXTRA_TOOLS", extra_tools)
@@ -139,7 +140,7 @@ class Course:
         if problems:
             raise ParameterError("\n".join(problems))
         self.client, self.model = connect(backend=backend)
-        self.offline = "offline" in self.model
+        self.offline = str(self.client.base_url).startswith(OFFLINE_BASE_URL)  # in-process model
         for line in self._facts():
             print(f"agentlib: {line}")
 
