@@ -182,6 +182,8 @@ def test_02_agent_loop(tmp_path, solutions):
     assert re.search(r"round 3: 5 messages sent, \d+ input tokens", text)
     assert "same transcript: 6 messages, stopped on 'end_turn'" in text
     assert_static_diagrams(run, 6)
+    assert "Created notes.txt" in widget_bundles(run)[-1]["text/plain"]  # your own question
+    assert (workspace / "notes.txt").read_text().strip() == "hello"
     if solutions:
         assert "pause_turn resumed the turn, and the cut-off tool call was never run" in flat(text)
 

@@ -129,7 +129,8 @@ if OFFLINE:
 #   else a shell can do: that is the risk);
 # - `cwd=WORKDIR`: the command runs in the workspace;
 # - stdout and stderr are **merged**: the model needs the errors as much as the output;
-# - `timeout=120`: a command that hangs is stopped after two minutes;
+# - `timeout=120`: a command that hangs is stopped after two minutes; `FileNotFoundError`
+#   and `OSError` (no such program, no permission) come back as `Error: ...` text too;
 # - `[:50000]`: one command cannot flood the model's context;
 # - `"(no output)"`: an empty string would leave the model guessing whether anything ran.
 #

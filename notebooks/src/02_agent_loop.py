@@ -366,13 +366,16 @@ print(f"same transcript: {len(state.messages)} messages, stopped on {state.stop_
 # %% [markdown]
 # ## 8. Ask your own question
 #
-# Change `question` and run the cell. Offline, the model is a playbook: it knows the course's
-# try-it prompts (in English or Chinese) and a few close variants; anything else gets an
-# honest "I am the offline model" answer saying what it can do. With a key and
+# Change `question` and run the cell. Offline, the model is a fixed playbook, not Claude: it
+# reads a request for simple workspace tasks, in English or Chinese (create or show a file,
+# list files, find which files mention a word, rename, run a script, ask git), and
+# does them with the tools offered, from the real results. It does not explain, reason or
+# write programs of its own: anything it cannot read, it declines, naming the part it did
+# not understand and suggesting requests it knows, and does nothing. With a key and
 # `BACKEND = "auto"`, a real model answers.
 
 # %%
-question = "What is the current git branch?"
+question = "Create a file called notes.txt containing hello"
 mine = [{"role": "user", "content": question}]
 agent_loop(mine)
 show(mine, offline=OFFLINE)
@@ -388,7 +391,16 @@ show(mine, offline=OFFLINE)
 # - The loop has no rules about safety, permissions or planning; later chapters add them
 #   (s02 starts with the workspace) and the loop stays as it is.
 # - Easy to confuse: a model that can *think* is not a system that can *act*. The loop is
-#   what lets it act.
+#   what lets it act: the loop gives it persistence, the tools its hands, the messages its
+#   memory. The Messages API was built for this circle (`stop_reason`, `tool_use`,
+#   `tool_result`), which is why so little code is enough.
+#
+# | | before (a chat model) | s01 |
+# |---|---|---|
+# | agent loop | none: you loop by hand | `while True` + `stop_reason` |
+# | tools | none | `bash` (one tool) |
+# | messages | you copy and paste | a list that accumulates |
+# | control flow | you decide the next step | `stop_reason != "tool_use"` ends it |
 #
 # ## For instructors
 #
