@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from agentlib import normalize_messages
 from agentlib.offline import OFFLINE_MODEL, Fallback, Offline, Script, call, reply
 from agentlib.offline.extras.server import serve_in_thread
-from agentlib.seed import seed_normalize_messages
+from agentlib.seed import seed_normalize_messages, seed_run_bash
 
 BASH = {"name": "bash", "description": "Run a command.", "input_schema": {"type": "object"}}
 HEADERS = {"x-api-key": "any", "anthropic-version": "2023-06-01"}
@@ -119,6 +119,47 @@ def test_the_seed_drops_sdk_blocks_and_the_api_refuses_the_empty_message():
     )
     ours = normalize_messages(history)
     assert client.messages.create(model=OFFLINE_MODEL, max_tokens=100, tools=[BASH], messages=ours)
+
+
+def run_s02_loop(client, normalize, workspace):
+    """The seed's s02 loop (normalize, call, append the reply, run the tools), with one bash tool."""
+    messages = [{"role": "user", "content": "List all Python files in this directory"}]
+    while True:
+        response = client.messages.create(
+            model=OFFLINE_MODEL, messages=normalize(messages), tools=[BASH], max_tokens=8000
+        )
+        messages.append({"role": "assistant", "content": response.content})
+        if response.stop_reason != "tool_use":
+            return response
+        results = [
+            {
+                "type": "tool_result",
+                "tool_use_id": b.id,
+                "content": seed_run_bash(b.input["command"], workspace),
+            }
+            for b in response.content
+            if b.type == "tool_use"
+        ]
+        messages.append({"role": "user", "content": results})
+
+
+def test_the_seeds_s02_loop_fails_on_its_second_request_as_it_would_live(tmp_path):
+    # the playbook answers the seed's try-it prompt with a bash call, as a model would
+    server = serve_in_thread(Offline())
+    try:
+        client = anthropic.Anthropic(
+            base_url="http://{}:{}".format(*server.server_address[:2]), api_key="any", max_retries=0
+        )
+        with pytest.raises(anthropic.BadRequestError) as caught:
+            run_s02_loop(client, seed_normalize_messages, tmp_path)
+        assert server.simulator.requests[-1]["messages"][1] == {"role": "assistant", "content": []}
+        assert caught.value.body["error"]["message"].startswith(
+            "messages.1: all messages must have non-empty content"
+        )
+        assert run_s02_loop(client, normalize_messages, tmp_path).stop_reason == "end_turn"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 # Histories a loop and a learner can make: questions, replies with unique tool calls, results
