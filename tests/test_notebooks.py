@@ -150,7 +150,7 @@ def test_01_loop_by_hand(tmp_path, solutions):
     text = run.text()
     assert_checks(run, "01_loop_by_hand", solutions)
     assert "\"echo s''udo\"            blocked by the seed's check: False" in text
-    assert "'rm -fr /tmp/x'          blocked by the seed's check: False" in text
+    assert "'rm -fr /'               blocked by the seed's check: False" in text
     assert "Error: Timeout (0.5s)" in text and "(no output)" in text
     assert "50000 characters came back of 60000" in text
     shown = text.count("Error shown on purpose: anthropic.BadRequestError (HTTP 400")

@@ -177,15 +177,15 @@ print(run_bash("sleep 5", timeout=0.5))
 # %%
 from agentlib.seed import seed_is_dangerous
 
-for command in ["sudo ls", "ls 2> /dev/null", "grep sudo notes.txt", "echo s''udo", "rm -fr /tmp/x"]:
+for command in ["sudo ls", "ls 2> /dev/null", "grep sudo notes.txt", "echo s''udo", "rm -fr /"]:
     print(f"{command!r:24} blocked by the seed's check: {seed_is_dangerous(command)}")
 print(run_bash("echo s''udo"))
 
 # %% [markdown]
 # The harmless `ls 2> /dev/null` and `grep sudo notes.txt` are blocked; `s''udo` gets
-# through, and so does `rm -fr /tmp/x`: the same command as `rm -rf /tmp/x` with the flags
-# swapped, so `rm -fr /` would pass too. A list of bad words cannot describe what a shell can
-# do; the real boundary is *where* the command runs. `agentlib`'s `Workspace.bash` runs
+# through, and so does `rm -fr /`: the very command the list means, with its flags swapped. A
+# list of bad words cannot describe what a shell can do; the real boundary is *where* the
+# command runs. `agentlib`'s `Workspace.bash` runs
 # commands in an isolated sandbox where the machine allows it (`bwrap`: no network, only the
 # workspace writable), and says which isolation it got:
 
@@ -274,7 +274,9 @@ with expect_error(anthropic.BadRequestError, why="every tool_use must be answere
     client.messages.create(model=MODEL, system=SYSTEM, messages=made_up_id, tools=TOOLS, max_tokens=8000)
 
 # %% [markdown]
-# With the right history, the model reads the result and answers:
+# In the first error, `messages.0.content.1` is the tool result: without the reply between
+# them, the API merged the two user messages into one, and then found a result that answers
+# nothing. With the right history, the model reads the result and answers:
 
 # %%
 response = client.messages.create(
