@@ -209,7 +209,15 @@ def _processes_of(uid: int) -> int:
     return count
 
 
-_MEMORY_SIGNS = ("Cannot allocate memory", "MemoryError", "bad_alloc", "xmalloc", "out of memory")
+_MEMORY_SIGNS = (
+    "Cannot allocate memory",
+    "MemoryError",
+    "bad_alloc",
+    "xmalloc",
+    "out of memory",
+    "Could not allocate",  # the JVM reserves its heap and class space up front
+    "Could not reserve",
+)
 _PROCESS_SIGNS = ("fork: retry", "fork: Resource temporarily unavailable", "fork failed")
 
 
