@@ -54,14 +54,8 @@ def _clean(message: Any) -> dict[str, Any]:
     return {"role": msg["role"], "content": blocks}
 
 
-def _answered_ids(message: dict[str, Any] | None) -> set[str]:
-    if message is None or message["role"] != "user":
-        return set()
-    return {
-        b.get("tool_use_id")
-        for b in content_blocks(message["content"])
-        if b.get("type") == "tool_result"
-    }
+def _asked_ids(turn: dict[str, Any]) -> list[Any]:
+    return [b.get("id") for b in content_blocks(turn["content"]) if b.get("type") == "tool_use"]
 
 
 def _cancelled(ids: list[str]) -> list[dict[str, Any]]:
@@ -124,31 +118,28 @@ class SentHistory:
         return self.messages
 
     def _emit(self, i: int) -> list[dict[str, Any]]:
-        # turn i as sent: a user turn opens with (cancelled) results for what the turn before
-        # asked and it does not answer; an assistant turn that ends the history gets a user
-        # message of them
+        # turn i as sent. After an assistant turn with tool_use blocks the user turn must begin
+        # with a tool_result for each: its own answers move to the front and a (cancelled)
+        # result stands in for each missing one; if the history ends there, a user message
+        # of (cancelled) results follows
         turn = self._turns[i]
-        if turn["role"] == "user":
-            before = self._turns[i - 1] if i else None
-            missing = self._missing(before, turn) if before else []
-            if not missing:
-                return [turn]
-            return [
-                {"role": "user", "content": _cancelled(missing) + content_blocks(turn["content"])}
-            ]
-        if i + 1 < len(self._turns):
+        if turn["role"] == "assistant":
+            missing = _asked_ids(turn) if i + 1 == len(self._turns) else []
+            return [turn, {"role": "user", "content": _cancelled(missing)}] if missing else [turn]
+        asked = _asked_ids(self._turns[i - 1]) if i else []
+        if not asked:
             return [turn]
-        missing = self._missing(turn, None)
-        return [turn, {"role": "user", "content": _cancelled(missing)}] if missing else [turn]
-
-    @staticmethod
-    def _missing(asked: dict[str, Any], nxt: dict[str, Any] | None) -> list[str]:
-        answered = _answered_ids(nxt)
-        return [
-            b["id"]
-            for b in content_blocks(asked["content"])
-            if b.get("type") == "tool_use" and b.get("id") not in answered
+        blocks = content_blocks(turn["content"])
+        answers = [
+            b for b in blocks if b.get("type") == "tool_result" and b.get("tool_use_id") in asked
         ]
+        answered = {b.get("tool_use_id") for b in answers}
+        missing = [tid for tid in asked if tid not in answered]
+        if not missing and blocks[: len(answers)] == answers:
+            return [turn]
+        moved = {id(b) for b in answers}
+        rest = [b for b in blocks if id(b) not in moved]
+        return [{"role": "user", "content": _cancelled(missing) + answers + rest}]
 
 
 def normalize_messages(messages: list[Any]) -> list[dict[str, Any]]:

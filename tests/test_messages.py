@@ -273,3 +273,15 @@ def test_a_reply_merged_into_the_last_message_leaves_earlier_lists_as_they_were(
 )
 def test_content_blocks_reads_a_string_or_a_list_one_way(content, blocks):
     assert content_blocks(content) == blocks
+
+
+def test_a_question_merged_before_the_results_moves_the_results_first():
+    history = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": [tool_use("a")]},
+        {"role": "user", "content": "and then?"},
+        {"role": "user", "content": [result("a")]},
+    ]
+    out = normalize_messages(history)
+    assert out[2]["content"] == [result("a"), {"type": "text", "text": "and then?"}]
+    assert check_history(out) == []
