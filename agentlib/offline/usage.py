@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
+
+from agentlib.text import as_text
 
 CHARS_PER_TOKEN = 4  # a rough average for English text and code; labelled an estimate everywhere
 
 
 def estimate_tokens(value: Any) -> int:
     """Estimated tokens for a string or any JSON value: its characters divided by 4, rounded up."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return max(1, math.ceil(len(text) / CHARS_PER_TOKEN))
+    return max(1, math.ceil(len(as_text(value)) / CHARS_PER_TOKEN))
 
 
 def input_tokens(body: dict[str, Any]) -> int:
