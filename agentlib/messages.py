@@ -148,7 +148,8 @@ def normalize_messages(messages: list[Any]) -> list[dict[str, Any]]:
     1. SDK objects become dicts and ``_``-prefixed keys are stripped.
     2. Consecutive messages with the same role are merged (the API wants alternation).
     3. A ``tool_use`` with no ``tool_result`` in the next message gets a ``(cancelled)``
-       result placed right after it, so the history is valid again.
+       result placed right after it, so the history is valid again; results that follow
+       other blocks in that message move to its front, where the API wants them.
 
     The input list is not changed, and the result shares no object with it.
     """
