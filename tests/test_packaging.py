@@ -31,8 +31,15 @@ def _pyproject() -> dict[str, str]:
     return dict(_parse(s) for s in specs)
 
 
-def _environment() -> dict[str, str]:
-    deps = {}
+# PyPI name -> conda-forge name, where they differ
+CONDA_NAMES = {"playwright": "playwright-python"}
+# what conda-forge does not carry (anthropic: 0.x only there; httpx2: not packaged), so pip installs it
+PIP_ONLY = {"anthropic", "httpx2"}
+
+
+def _environment() -> tuple[dict[str, str], dict[str, str]]:
+    """environment.yml's conda and pip requirements, each as name -> version specifier."""
+    conda, pip = {}, {}
     text = (ROOT / "environment.yml").read_text()
     for line in text.split("dependencies:", 1)[1].splitlines():
         item = line.strip()
@@ -42,12 +49,32 @@ def _environment() -> dict[str, str]:
         if spec in ("pip", "-e .") or spec.startswith("python>="):
             continue
         name, rest = _parse(spec)
-        deps[name] = rest
-    return deps
+        (pip if line.startswith("      - ") else conda)[name] = rest
+    return conda, pip
 
 
 def test_environment_yml_asks_for_what_pyproject_asks_for():
-    assert _environment() == _pyproject()
+    conda, pip = _environment()
+    wanted = _pyproject()
+    as_conda = {CONDA_NAMES.get(n, n): v for n, v in wanted.items() if n not in PIP_ONLY}
+    assert conda == as_conda
+    assert pip == {n: v for n, v in wanted.items() if n in PIP_ONLY}
+
+
+def test_environment_yml_uses_conda_forge_names():
+    conda, _ = _environment()
+    for pypi, conda_name in CONDA_NAMES.items():
+        assert pypi not in conda, f"conda-forge has no {pypi!r}; its package is {conda_name!r}"
+    assert not PIP_ONLY & set(conda), "conda-forge lacks these: list them under pip"
+
+
+def test_environment_yml_is_yaml_conda_reads():
+    yaml = pytest.importorskip("yaml", reason="PyYAML comes with jupytext (the test extra)")
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    assert env["channels"] == ["conda-forge"]
+    pip_sections = [d["pip"] for d in env["dependencies"] if isinstance(d, dict)]
+    assert len(pip_sections) == 1 and "-e ." in pip_sections[0]
+    assert all(isinstance(d, str) for d in env["dependencies"] if not isinstance(d, dict))
 
 
 def test_environment_yml_installs_the_package_itself():

@@ -1,0 +1,147 @@
+"""The published course: executed notebooks built into static pages, offline, with the round diagram showing."""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BOOK = ROOT / "docs" / "course"
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+DIAGRAM = "agentlib-round-diagram"  # the class of the diagram's static HTML copy
+EXTERNAL = re.compile(r"""<(?:script|link|img)\b[^>]*\b(?:src|href)=["'](?:https?:)?//""", re.I)
+
+
+def _no_network_prefix() -> list[str]:
+    """A command prefix that runs a program with no network at all (a fresh network namespace)."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        pytest.skip(
+            "bubblewrap (bwrap) is missing: it is how the build is cut off from the network"
+        )
+    prefix = [bwrap, "--dev-bind", "/", "/", "--unshare-net", "--die-with-parent", "--"]
+    probe = subprocess.run([*prefix, sys.executable, "-c", "pass"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        pytest.skip(f"bubblewrap cannot make a network namespace here: {probe.stderr.strip()}")
+    return prefix
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory) -> Path:
+    """The course built as in docs/course/conf.py: notebooks executed offline, then Sphinx + MyST-NB."""
+    for module in ("sphinx", "myst_nb"):
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"{module} is not installed (it comes with the test extra)")
+    prefix = _no_network_prefix()
+    source = tmp_path_factory.mktemp("book") / "course"
+    shutil.copytree(BOOK, source, ignore=shutil.ignore_patterns("executed", "_build"))
+    executed = subprocess.run(
+        [sys.executable, "-m", "agentlib.course", *map(str, NOTEBOOKS),
+         "--output-dir", str(source / "executed")],
+        capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    assert executed.returncode == 0, executed.stdout[-4000:]
+    built = subprocess.run(
+        [*prefix, sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q",
+         str(source), str(source / "_build" / "html")],
+        capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    return source
+
+
+def _has_diagram(notebook: Path) -> bool:
+    nb = nbformat.read(notebook, as_version=4)
+    return any(
+        DIAGRAM in "".join(o.get("data", {}).get("text/html", ""))
+        for c in nb.cells
+        for o in c.get("outputs", [])
+    )
+
+
+def test_every_notebook_is_a_page_with_its_diagrams_and_nothing_from_the_network(book):
+    html = book / "_build" / "html"
+    pages = {p.stem: p.read_text(encoding="utf-8") for p in (html / "executed").glob("*.html")}
+    assert set(pages) == {p.stem for p in NOTEBOOKS}
+    index = (html / "index.html").read_text(encoding="utf-8")
+    assert all(f"executed/{name}.html" in index for name in pages)
+    drawn = [p.stem for p in (book / "executed").glob("*.ipynb") if _has_diagram(p)]
+    assert drawn, "no executed notebook drew a round diagram"
+    for name in drawn:
+        assert DIAGRAM in pages[name], f"{name}: the diagram's static copy is missing"
+    for name, text in pages.items():
+        assert not EXTERNAL.findall(text), f"{name} loads something from the network"
+
+
+# Decodes a PNG in the page and says how much of it is not background: a blank or
+# near-blank screenshot has almost no distinct colours and almost no non-white pixels.
+INK = """async (url) => {
+  const img = new Image();
+  img.src = url;
+  await img.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = img.width; canvas.height = img.height;
+  const ctx = canvas.getContext("2d");
+  ctx.drawImage(img, 0, 0);
+  const data = ctx.getImageData(0, 0, img.width, img.height).data;
+  let ink = 0;
+  const colours = new Set();
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i] < 200 || data[i + 1] < 200 || data[i + 2] < 200) ink++;
+    colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+  }
+  return { width: img.width, height: img.height, ink: ink / (data.length / 4), colours: colours.size };
+}"""
+
+
+@pytest.mark.browser
+def test_the_diagram_shows_on_a_built_page_in_chromium(book, tmp_path):
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium to run the browser tests")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="Python Playwright is not installed"
+    )
+    page_path = next(
+        book / "_build" / "html" / "executed" / f"{p.stem}.html"
+        for p in sorted((book / "executed").glob("*.ipynb"))
+        if _has_diagram(p)
+    )
+    blocked: list[str] = []
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.route(
+                "**/*",
+                lambda route: (
+                    route.continue_()
+                    if route.request.url.startswith(("file:", "data:"))
+                    else (blocked.append(route.request.url), route.abort())
+                ),
+            )
+            page.goto(page_path.as_uri())
+            diagram = page.locator(f".{DIAGRAM}").first
+            diagram.scroll_into_view_if_needed()
+            assert diagram.is_visible()
+            box = diagram.bounding_box()
+            assert box["width"] > 300 and box["height"] > 80, box
+            assert "round" in diagram.inner_text().lower()
+            shot = diagram.screenshot(path=str(tmp_path / "diagram.png"))
+            url = "data:image/png;base64," + base64.b64encode(shot).decode()
+            measured = page.evaluate(INK, url)
+        finally:
+            browser.close()
+    assert blocked == [], f"the page asked the network for: {blocked}"
+    assert measured["colours"] > 20 and measured["ink"] > 0.02, json.dumps(measured)
