@@ -111,7 +111,8 @@ def test_max_tokens_says_the_tool_call_was_not_run():
     text = render_text(trace_of("max_tokens"))
     assert "NOT RUN: tool_use toolu_01" in text
     assert "stop_reason: max_tokens - the reply hit max_tokens and was cut off" in text
-    assert "Round 1: the reply asks for tool 'write_file' (id toolu_01)" in text
+    assert "Round 1: the loop stopped (max_tokens) without running the tools" in text
+    assert "messages[1] asks for tool 'write_file' (id toolu_01)" in text
     assert "NOT RUN" in render_html(trace_of("max_tokens"))
 
 
