@@ -238,3 +238,16 @@ def test_auto_with_a_key_offers_the_instructor_tools_to_the_model(tmp_path):
     offered = [[t["name"] for t in r.get("tools", [])] for r in server.simulator.requests]
     with_tools = [names for names in offered if names]
     assert with_tools and all("shout" in names for names in with_tools), offered
+
+
+def test_testbook_sees_the_instructor_tools_from_the_environment(tmp_path, monkeypatch):
+    testbook = pytest.importorskip("testbook", reason="testbook comes with the test extra").testbook
+    log = tmp_path / "tools.log"
+    for name in [k for k in os.environ if k.startswith(("ANTHROPIC_", "AGENTLIB_"))]:
+        monkeypatch.delenv(name)
+    env = instructor_env(log, AGENTLIB_EXTRA_TOOLS=EXTRA_TOOLS, AGENTLIB_SCRIPT=SCRIPT)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)  # the kernel testbook starts inherits this environment
+    with testbook(str(NOTEBOOKS[0]), execute=True, timeout=300) as tb:
+        assert tb.ref("course.tools(agentlib.Toolbox()).names") == ["shout"]
+    assert events_by_kernel(log) == [USED]

@@ -33,8 +33,8 @@ def _pyproject() -> dict[str, str]:
 
 # PyPI name -> conda-forge name, where they differ
 CONDA_NAMES = {"playwright": "playwright-python"}
-# what conda-forge does not carry (anthropic: 0.x only there; httpx2: not packaged), so pip installs it
-PIP_ONLY = {"anthropic", "httpx2"}
+# what conda-forge does not carry (anthropic: 0.x only there; httpx2, testbook: not found there)
+PIP_ONLY = {"anthropic", "httpx2", "testbook"}
 
 
 def _environment() -> tuple[dict[str, str], dict[str, str]]:
