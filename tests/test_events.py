@@ -5,6 +5,7 @@ import pytest
 from agentlib import Toolbox, agent_loop, tool
 from agentlib.events import Finished, ModelReplied, RoundStarted, ToolRan
 from agentlib.offline import Reply, Script, call, offline_client, say
+from agentlib.widgets.trace import Trace
 
 
 @tool
@@ -64,3 +65,19 @@ def test_a_hand_built_round_sends_its_whole_history_unless_told_how_much():
     history = [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}]
     assert RoundStarted(round=1, history=history).messages == history
     assert RoundStarted(round=1, history=history, count=1).messages == history[:1]
+
+
+def test_the_diagram_sees_the_same_rounds_from_shared_or_copied_histories():
+    paused = [
+        Reply([{"type": "text", "text": f"part {i}"}], stop_reason="pause_turn") for i in (1, 2)
+    ]
+    state, _ = run(call("echo", text="a"), *paused, say("done"))
+    copied = [
+        RoundStarted(round=e.round, history=[dict(m) for m in e.messages])
+        if isinstance(e, RoundStarted)
+        else e
+        for e in state.events
+    ]
+    shared = Trace.from_events(state.events).to_dict()
+    assert shared == Trace.from_events(copied).to_dict()
+    assert [r["rewritten"] for r in shared["rounds"]] == [False, False, False, True]
