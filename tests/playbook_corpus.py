@@ -19,6 +19,7 @@ from agentlib.offline import offline_client
 from agentlib.offline.fallback import DECLINED
 
 CORPUS = Path(__file__).parent / "corpus" / "prompts.json"
+HELD_OUT = Path(__file__).parent / "corpus" / "heldout.json"
 TOOLBOXES = {"s01": s01_tools, "s02": s02_tools}
 PROJECT = {
     "README.md": "# Demo\nA small demo project.\nRun main.py to start it.\n",
@@ -37,9 +38,9 @@ PROJECT = {
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
-def load() -> list[dict]:
+def load(path: Path = CORPUS) -> list[dict]:
     """The corpus entries, in file order."""
-    return json.loads(CORPUS.read_text(encoding="utf-8"))
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def make_project(root: Path) -> None:

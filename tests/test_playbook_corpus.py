@@ -1,6 +1,7 @@
 """The learner-prompt corpus through the real loop: never a confident wrong answer, most requests done.
 
-Each entry of tests/corpus/prompts.json runs on a fresh project (tests/playbook_corpus.py) with
+Each entry of tests/corpus/prompts.json (and of heldout.json, a second set written after the
+rules, to see how far they carry) runs on a fresh project (tests/playbook_corpus.py) with
 the real SDK over the offline transport and a real Workspace, once with s01's bash and once
 with s02's tools. A request in scope that is declined is a miss (counted); one wrong action or
 wrong answer fails the test.
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playbook_corpus import CJK, judge, load, toolboxes_for
+from playbook_corpus import CJK, CORPUS, HELD_OUT, judge, load, toolboxes_for
 
 ENTRIES = load()
 
@@ -24,10 +25,11 @@ def test_the_corpus_is_big_and_about_half_chinese():
     assert len({entry["p"] for entry in ENTRIES}) == len(ENTRIES)
 
 
+@pytest.mark.parametrize("corpus", [CORPUS, HELD_OUT], ids=["corpus", "held-out"])
 @pytest.mark.parametrize("toolbox", ["s01", "s02"])
-def test_every_prompt_is_done_right_or_declined_honestly(toolbox, tmp_path):
+def test_every_prompt_is_done_right_or_declined_honestly(corpus, toolbox, tmp_path):
     wrong, missed, in_scope = [], [], 0
-    for number, entry in enumerate(ENTRIES):
+    for number, entry in enumerate(load(corpus)):
         if toolbox not in toolboxes_for(entry):
             continue
         outcome = judge(entry, toolbox, tmp_path / str(number))

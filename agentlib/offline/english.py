@@ -17,9 +17,9 @@ IT = r"(?:it|that|that file|this file|the file|its contents|it's contents)"
 FOLDER = r"(?:folder|directory|dir|subfolder|subdirectory)"
 HERE = rf"(?:\s+(?:in|inside|under|from|of)\s+(?:this|the current|the|my)\s+(?:{FOLDER}|project|workspace|repo)|\s+here)?"
 WHERE = rf"(?:\s+(?:in|inside|under|from)\s+(?:the\s+)?(?P<folder>{N})(?:\s+{FOLDER}|/)?)?"
-SKIP = rf"(?:,?\s+(?:but\s+)?(?:excluding|except(?:\s+for)?|skip(?:ping)?|ignor(?:e|ing)|leave\s+out|leaving\s+out|without|not\s+in)\s+(?:the\s+)?(?P<skip>{N})(?:\s+{FOLDER}|/)?)?"
+SKIP = rf"(?:,?\s+(?:but\s+)?(?:excluding|except(?:\s+for)?|skip(?:ping)?|ignor(?:e|ing)|leave\s+out|leaving\s+out|without|not\s+in)\s+(?:the\s+ones\s+in\s+|those\s+in\s+|anything\s+in\s+)?(?:the\s+)?(?P<skip>{N})(?:\s+{FOLDER}|/)?)?"
 REC = r"(?P<rec>\s+recursively|\s+in all (?:sub)?folders|\s+including subfolders)?"
-CREATE = r"(?:create|make|write|generate|build|add|touch|new)"
+CREATE = r"(?:create|make|write|generate|build|add|touch|new)(?:\s+me)?"
 THAT = r"(?:\s+(?:that|which|to|so it|so that it|and it))?"
 PRINTS = r"(?:prints?|outputs?|says|displays|echoe?s?|shows)(?:\s+out)?"
 
@@ -79,7 +79,7 @@ RULES = [
         w.git("status"),
     ),
     (
-        r"git log(?: --oneline)?|(?:show|give)(?: me)? (?:the )?(?:git )?(?:log|history|commit history|commits)",
+        r"git log(?: --oneline)?|(?:show|give|print|display|list)(?: me)? (?:the )?(?:git )?(?:log|history|commit history|commits)",
         w.git("log"),
     ),
     (rf"(?:show|list|give)(?: me)? (?:the )?(?:last|latest|recent) {NUM} commits", w.git("log")),
@@ -107,7 +107,10 @@ RULES = [
         rf"add\s+(?:the line|a line|a new line|another line|the text|the word)\s+(?P<text>.+?)\s+(?:to|at the end of|to the end of)\s+{F}",
         w.append,
     ),
-    (rf"add\s+(?P<text>\ue000\d+\ue000)\s+(?:to|at the end of|to the end of)\s+{F}", w.append),
+    (
+        rf"add\s+(?P<text>\ue000\d+\ue000)\s+(?:as\s+(?:a\s+)?(?:new\s+)?(?:last\s+)?line\s+)?(?:to|at the end of|to the end of)\s+{F}",
+        w.append,
+    ),
     (
         rf"(?:replace|change|substitute|swap)\s+(?P<first>only the first\s+)?(?P<old>.+?)\s+(?:with|to|by|into|for)\s+(?P<new>.+?)\s+(?:in|inside|within)\s+{F}(?P<all>\s+everywhere|\s+(?:for )?all occurrences)?",
         w.replace,
@@ -133,7 +136,7 @@ RULES = [
         w.create_with_text,
     ),
     (
-        rf"{CREATE}\s+{A}(?:empty\s+|blank\s+|new\s+)?(?:text\s+)?(?:files?\s+)?(?:called\s+|named\s+)?(?P<paths>{PL})",
+        rf"{CREATE}\s+{A}(?:{NUM}\s+)?(?:empty\s+|blank\s+|new\s+)?(?:text\s+)?(?:files?,?\s+)?(?:called\s+|named\s+)?(?P<paths>{PL})",
         w.create_empty,
     ),
     (
@@ -171,7 +174,7 @@ RULES = [
         w.delete_by_ext,
     ),
     (
-        rf"(?:delete|remove|erase|rm)\s+(?:the\s+)?(?:file\s+|files\s+|{FOLDER}\s+)?(?P<names>{NL})(?:\s+{FOLDER}|\s+file)?",
+        rf"(?:delete|remove|erase|rm)\s+(?:the\s+)?(?:file\s+|files\s+|(?P<dir>{FOLDER})\s+)?(?P<names>{NL})(?:\s+(?P<dir2>{FOLDER})|\s+file)?",
         w.delete,
     ),
     (
@@ -180,7 +183,7 @@ RULES = [
     ),
     # reading files
     (
-        rf"(?:show|read|print|display|give|get|output|view)(?:\s+me)?\s+the\s+(?P<which>first|top|last|bottom)\s+(?:{NUM}\s+)?(?P<lines>lines?)\s+(?:of|in|from)\s+{F}",
+        rf"(?:show|read|print|display|give|get|output|view|see|look at)(?:\s+me)?\s+the\s+(?P<which>first|top|last|bottom)\s+(?:{NUM}\s+)?(?P<lines>lines?)\s+(?:of|in|from)\s+{F}",
         w.show_part,
     ),
     (
@@ -211,7 +214,7 @@ RULES = [
         rf"(?:show|read|cat|open|display|print|view)(?:\s+me)?\s+(?:its|the)\s+contents?|(?:show|read|cat|open|display|view)(?:\s+me)?\s+{IT}",
         w.show_it,
     ),
-    (rf"what(?:'s|s| is)\s+(?:in|inside)\s+{F}", w.show),
+    (rf"(?:(?:show|tell)\s+me\s+)?what(?:'s|s| is)\s+(?:in|inside)\s+{F}", w.show),
     (rf"what does\s+{F}\s+(?:say|contain)", w.show),
     (rf"not\s+(?P<names>{PL})", w.guard("not")),
     (
@@ -232,7 +235,11 @@ RULES = [
         w.list_except_ext,
     ),
     (
-        rf"what\s+files\s+are\s+(?:there\s+)?(?:in|inside|under)\s+(?:the\s+)?(?P<folder>{N})(?:\s+{FOLDER}|/)?|what(?:'s|s| is)\s+in\s+(?:the\s+)?(?P<folder2>{N})\s+{FOLDER}",
+        rf"(?:what|which)\s+files\s+are\s+(?:there\s+)?(?:in|inside|under)\s+(?:the\s+)?(?P<folder>{N})(?:\s+{FOLDER}|/)?|what(?:'s|s| is)\s+in\s+(?:the\s+)?(?P<folder2>{N})\s+{FOLDER}",
+        w.list_folder,
+    ),
+    (
+        rf"(?:list|show)(?:\s+me)?\s+(?:everything|all|the contents|what's)\s+(?:in|inside|of)\s+(?:the\s+)?(?P<folder>{N})(?:\s+{FOLDER}|/)?",
         w.list_folder,
     ),
     (
@@ -244,7 +251,7 @@ RULES = [
         w.count_in_files,
     ),
     (
-        rf"how many\s+(?P<unit>lines|words)\s+(?:does|do)\s+(?P<paths>{PL})\s+(?:have|contain)",
+        rf"how many\s+(?P<unit>lines|words)\s+(?:does|do|is|are|in)\s+(?P<paths>{PL})(?:\s+(?:have|contain))?",
         w.count_in_files,
     ),
     (
@@ -265,7 +272,7 @@ RULES = [
         w.search,
     ),
     (
-        rf"(?:search|grep|look)(?:\s+for)?\s+(?P<text>.+?)(?:\s+in\s+(?:all\s+)?(?:the\s+)?{EXT}\s+files|{WHERE}){SKIP}",
+        rf"(?:search|grep|look)(?:\s+(?:the|this|my)\s+(?:project|code|repo|files|workspace|folder))?(?:\s+for)?\s+(?P<text>.+?)(?:\s+in\s+(?:all\s+)?(?:the\s+)?{EXT}\s+files|{WHERE}){SKIP}",
         w.search,
     ),
     # running things
@@ -284,7 +291,7 @@ RULES = [
         w.run_command,
     ),
     (
-        r"(?P<command>(?:ls|pwd|echo|cat|head|tail|wc|date|whoami|uname|tree|du)\b[^\ue000]*)",
+        r"(?P<command>(?:ls|pwd|echo|cat|head|tail|wc|date|whoami|uname|tree|du|python3?|node)\b[^\ue000]*)",
         w.run_command,
     ),
     (r"and tell me what happens|tell me what (?:happens|it prints)", w.guard("report")),

@@ -19,7 +19,7 @@ FILE = (
 )
 _FILE = r"(?:\ue000\d+\ue000|\.?[A-Za-z0-9_][A-Za-z0-9_./-]*\.[A-Za-z0-9]{1,8})"
 # a file or folder name; never one of the little words around names
-_NAME = r"(?:\ue000\d+\ue000|(?!(?:folder|directory|dir|file|files|and|it|the|to|into|as|in)\b)[A-Za-z0-9_.][A-Za-z0-9_./-]*)"
+_NAME = r"(?:\ue000\d+\ue000|(?!(?:folder|directory|dir|file|files|and|it|the|to|into|as|in|everything|all|anything|them|these|those)\b)[A-Za-z0-9_.][A-Za-z0-9_./-]*)"
 NAME = _NAME
 FILE_LIST = rf"{_FILE}(?:(?:\s*[,、和与跟及]\s*|,?\s+and\s+|\s+){_FILE})*"
 NAME_LIST = rf"{_NAME}(?:(?:\s*[,、和与跟及]\s*|,?\s+and\s+|\s+){_NAME})*"
@@ -254,8 +254,11 @@ def create_with_text(m, q) -> Part | None:
     return text and Part("create", {"paths": [q(m["path"])], "content": text + "\n"})
 
 
-def create_empty(m, q) -> Part:
-    return Part("create", {"paths": names(m["paths"], q), "content": ""})
+def create_empty(m, q) -> Part | None:
+    paths = names(m["paths"], q)
+    if m.groupdict().get("num") and number(m["num"], -1) != len(paths):
+        return None  # 'three files a.txt and b.txt': the count and the names disagree
+    return Part("create", {"paths": paths, "content": ""})
 
 
 def _set_text(kind: str, value: str | None) -> Change:
@@ -333,8 +336,13 @@ def copy(m, q) -> Part:
     )
 
 
-def delete(m, q) -> Part:
-    return Part("delete", {"paths": names(m["names"], q)})
+def delete(m, q) -> Part | None:
+    """Named paths only: a folder when the request says so, else names that look like files."""
+    paths = names(m["names"], q)
+    said_folder = any(m.groupdict().get(key) for key in ("dir", "dir2"))
+    if not said_folder and not all("." in p or "/" in p for p in paths):
+        return None
+    return Part("delete", {"paths": paths})
 
 
 def delete_by_ext(m, q) -> Part:
