@@ -196,6 +196,7 @@ def test_03_tool_use(tmp_path, solutions):
     assert "the model sees 5111 of 20000 lines; the last one reads 'line 51'," in text
     assert "but line 5111 of the file is 'line 5111'" in text
     assert "label = RAD" in text and "label = R&D" in text
+    assert "Wrote 5 bytes to notes/café.txt | agentlib: Wrote 6 bytes to notes/café.txt" in text
     assert "Edited twice.txt -> ['x = 2', 'x = 1']" in text  # the seed edits the first silently
     assert "old_text occurs 2 times in twice.txt" in text and "['x = 1', 'x = 1']" in text
     assert "Unknown tool: delete_everything" in text
@@ -234,8 +235,10 @@ def test_04_sandbox(tmp_path, solutions):
     assert "read_file still blocked after 0.5 s: True" in text
     assert "the outside file says: a secret from outside the workspace" in text
     assert "seed run_bash: wrote it" in text
+    assert "seed run_bash: connected" in text
     if "isolation: bwrap" in text:
         assert "outside folder now holds: ['secret.txt']" in text
+        assert "ws.bash:       ['ConnectionRefusedError: [Errno 111] Connection refused'" in text
     if solutions:
         assert "the model read 'Error: pattern must stay inside the workspace: /etc/*'" in flat(
             text

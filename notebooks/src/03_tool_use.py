@@ -163,12 +163,13 @@ def run_edit(path: str, old_text: str, new_text: str) -> str:
 # %% [markdown]
 # `read_file`'s `limit` lets the model read the start of a long file and tells it how much is
 # left. `write_file` *replaces* the file (an explicit overwrite; the seed counts characters
-# and calls them bytes). `edit_file` takes both texts literally, so `/` and `&` are just
+# and calls them bytes: `é` is two bytes in UTF-8). `edit_file` takes both texts literally, so `/` and `&` are just
 # characters, and the model must quote what is there now: it has to look before it edits.
 
 # %%
 print(run_read("big.txt", limit=3))
 print(run_read("../outside.txt"))
+print(run_write("notes/café.txt", "café\n"), "| agentlib:", ws.write_file("notes/café.txt", "café\n"))
 (WORKDIR / "config.txt").write_text("data_dir = old\nlabel = A\n")
 print(run_edit("config.txt", "= old", "= data/raw"), run_edit("config.txt", "= A", "= R&D"))
 print((WORKDIR / "config.txt").read_text())

@@ -241,6 +241,21 @@ print("ws.bash:      ", ws.bash(probe))
 print("outside folder now holds:", sorted(p.name for p in OUTSIDE.iterdir()))
 
 # %% [markdown]
+# And the network: a server listening on this machine's loopback address, which both try to
+# reach. Inside the sandbox the network is a separate, empty one: its own loopback, where
+# nothing listens.
+
+# %%
+import socket
+
+listener = socket.create_server(("127.0.0.1", 0))
+port = listener.getsockname()[1]
+probe = f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), 2); print('connected')\""
+print("seed run_bash:", run_bash(probe))
+print("ws.bash:      ", ws.bash(probe).splitlines()[-2:])
+listener.close()
+
+# %% [markdown]
 # ## 5. Read-only tools run at the same time
 #
 # When the model asks for several tools in one reply, tools that only *read* can run at the
