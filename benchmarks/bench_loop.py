@@ -8,6 +8,8 @@ only the loop. Printed side by side in one run:
 - peak memory (tracemalloc) during the run, agentlib / bare (target: at most 3x).
 
     python benchmarks/bench_loop.py [--rounds 10 100 300 1000] [--memory 300 1000]
+
+(``--rounds`` or ``--memory`` with no sizes skips that table.)
 """
 
 from __future__ import annotations
@@ -59,7 +61,14 @@ def canned_replies(rounds: int) -> list[bytes]:
     calls = [
         message(
             i,
-            [{"type": "tool_use", "id": f"toolu_{i:06d}", "name": "echo", "input": {"text": f"r{i}"}}],
+            [
+                {
+                    "type": "tool_use",
+                    "id": f"toolu_{i:06d}",
+                    "name": "echo",
+                    "input": {"text": f"r{i}"},
+                }
+            ],
             "tool_use",
         )
         for i in range(rounds)
@@ -139,19 +148,26 @@ def repeats_for(rounds: int) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, nargs="+", default=[10, 100, 300, 1000])
-    parser.add_argument("--memory", type=int, nargs="+", default=[300, 1000])
+    parser.add_argument("--rounds", type=int, nargs="*", default=[10, 100, 300, 1000])
+    parser.add_argument("--memory", type=int, nargs="*", default=[300, 1000])
     parser.add_argument("--repeat", type=int, help="pairs per size (default: 41 down to 3)")
     args = parser.parse_args()
 
+    if args.rounds:
+        cpu_table(args.rounds, args.repeat)
+    if args.memory:
+        memory_table(args.memory)
+
+
+def cpu_table(sizes: list[int], repeat: int | None) -> None:
     cpu_seconds("bare", canned_replies(5))  # warm both paths up: imports, SDK caches
     cpu_seconds("agentlib", canned_replies(5))
     print("Loop CPU time (time.process_time), median of paired runs")
-    print(f"{'rounds':>7} {'pairs':>6} {'bare ms':>9} {'agentlib ms':>12} {'ratio':>6}  (target <= 1.15)")
-    for rounds in args.rounds:
+    print(f"{'rounds':>7} {'pairs':>6} {'bare ms':>9} {'agentlib ms':>12} {'ratio':>6}  (<= 1.15)")
+    for rounds in sizes:
         replies = canned_replies(rounds)
         bare, lib, ratios = [], [], []
-        for i in range(args.repeat or repeats_for(rounds)):
+        for i in range(repeat or repeats_for(rounds)):
             # alternate who goes first, so drift on a busy machine hits both alike
             order = ("bare", "agentlib") if i % 2 == 0 else ("agentlib", "bare")
             spent = {name: cpu_seconds(name, replies) for name in order}
@@ -160,16 +176,18 @@ def main() -> None:
             ratios.append(spent["agentlib"] / spent["bare"])
         print(
             f"{rounds:>7} {len(ratios):>6} {statistics.median(bare) * 1e3:>9.1f} "
-            f"{statistics.median(lib) * 1e3:>12.1f} {statistics.median(ratios):>6.2f}"
+            f"{statistics.median(lib) * 1e3:>12.1f} {statistics.median(ratios):>6.2f}",
+            flush=True,
         )
 
-    print()
+
+def memory_table(sizes: list[int]) -> None:
     print("Peak memory during the run (tracemalloc)")
-    print(f"{'rounds':>7} {'bare MB':>9} {'agentlib MB':>12} {'ratio':>6}  (target <= 3)")
-    for rounds in args.memory:
+    print(f"{'rounds':>7} {'bare MB':>9} {'agentlib MB':>12} {'ratio':>6}  (<= 3)")
+    for rounds in sizes:
         replies = canned_replies(rounds)
         bare, lib = peak_bytes("bare", replies), peak_bytes("agentlib", replies)
-        print(f"{rounds:>7} {bare / 1e6:>9.2f} {lib / 1e6:>12.2f} {lib / bare:>6.2f}")
+        print(f"{rounds:>7} {bare / 1e6:>9.2f} {lib / 1e6:>12.2f} {lib / bare:>6.2f}", flush=True)
 
 
 if __name__ == "__main__":
