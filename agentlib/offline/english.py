@@ -128,12 +128,12 @@ RULES = [
         w.create_function,
     ),
     (
-        rf"{CREATE}\s+{A}(?:text\s+|csv\s+)?(?:file\s+)?(?:called\s+|named\s+)?{F}(?:\s+file)?\s+(?:with|containing|that (?:contains|says))\s+(?:the\s+)?(?:content|contents|text|line|header|words?)?:?\s*(?P<text>.+)",
+        rf"{CREATE}\s+{A}(?:text\s+|csv\s+)?(?:file\s+)?(?:called\s+|named\s+)?{F}(?:\s+file)?\s+(?:containing|that (?:contains|says)|with\s+(?:the\s+)?(?:content|contents|text|line|header|words?)(?=[\s:])|with(?=\s+\ue000))\s*:?\s*(?P<text>.+)",
         w.create_with_text,
     ),
     (
         rf"(?:write|put|save)\s+(?P<text>.+?)\s+(?:in|into|to)\s+(?:a\s+|the\s+)?(?:file\s+)?(?:called\s+|named\s+)?{F}",
-        w.create_with_text,
+        w.write_into,
     ),
     (
         rf"{CREATE}\s+{A}(?:{NUM}\s+)?(?:empty\s+|blank\s+|new\s+)?(?:text\s+)?(?:files?,?\s+)?(?:called\s+|named\s+)?(?P<paths>{PL})",

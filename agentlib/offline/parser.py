@@ -119,6 +119,10 @@ def _check(parts: list[Part]) -> str | None:
         target["skip"] = target.get("skip", []) + skip.params["skip"]
         target["recursive"] = True
     for part in parts:
+        p = part.params
+        named = [p.get(k) for k in ("path", "src", "dest", "folder")] + p.get("paths", [])
+        if any(_outside(name) for name in named if isinstance(name, str)) or "" in named:
+            return part.clause  # the workspace is all it works in
         if part.kind == "edit":
             return part.clause  # 'edit x.py' with no edit the playbook knows
         if part.kind == "guard":
@@ -130,3 +134,7 @@ def _check(parts: list[Part]) -> str | None:
                 if other is not part and named & used:
                     return part.clause
     return None
+
+
+def _outside(path: str) -> bool:
+    return path.startswith(("/", "~")) or ".." in path.split("/")

@@ -47,10 +47,15 @@ DESCRIPTION = re.compile(
     r"|函数|类|程序|代码|脚本|测试|算法|注释|文档|说明|导入|类型",
     re.I,
 )
+# words that make an unquoted message a description of behaviour ('hello in red', '3 times')
+FILE_NAME_INSIDE = re.compile(r"[A-Za-z0-9_-]\.[A-Za-z]{1,5}\b")
 CONFIG_FILES = ("json", "yaml", "yml", "toml", "ini", "cfg", "env", "conf")
 BEHAVIOUR = re.compile(
     r"^(?:the|a|an|all|each|every|some|numbers?|current|today|its|my|your|his|her|their|"
     r"whatever|something|anything|what|how|when|which|result|sum|date|time|random)\b|"
+    r"\b(?:in|and|with|using|twice|times|forever|after|before|colou?r(?:ed)?|red|green|blue|"
+    r"yellow|bold|upper ?case|lower ?case|reversed?|backwards|formatted|input|arguments?|user|"
+    r"loop|lines?|each)\b|[并再和保存次遍]|"
     r"\d+\s*(?:to|-|到|至)\s*\d+|当前|今天|日期|时间|结果|所有|每|随机",
     re.I,
 )
@@ -77,6 +82,8 @@ def literal(
         return None
     if (behaviour and BEHAVIOUR.search(value)) or (content and DESCRIPTION.search(value)):
         return None
+    if FILE_NAME_INSIDE.search(value):
+        return None  # 'hi and b.txt with bye': another part hides in the text
     return q(value)
 
 
@@ -143,6 +150,8 @@ def math(m: re.Match, q) -> Part | None:
         return None
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         value = int(value)
+    elif isinstance(value, float):
+        value = float(f"{value:.12g}")
     return Part("math", {"expr": " ".join(expr.split()), "value": value})
 
 
@@ -170,7 +179,7 @@ def add_files_to_folder(m, q) -> Change:
 
 def append(m, q) -> Part | None:
     text = literal(m["text"], q, content=True)
-    return text and Part("append", {"path": q(m["path"]), "text": text})
+    return Part("append", {"path": q(m["path"]), "text": text}) if text else None
 
 
 def _quoted(value: str) -> bool:
@@ -251,7 +260,13 @@ def create_function(m, q) -> Part | None:
 
 def create_with_text(m, q) -> Part | None:
     text = literal(m["text"], q, words=12, content=True)
-    return text and Part("create", {"paths": [q(m["path"])], "content": text + "\n"})
+    return Part("create", {"paths": [q(m["path"])], "content": text + "\n"}) if text else None
+
+
+def write_into(m, q) -> Part | None:
+    """'write X into f.txt': X is the text itself, unless it reads like a description of it."""
+    text = literal(m["text"], q, words=12, content=True, behaviour=True)
+    return Part("create", {"paths": [q(m["path"])], "content": text + "\n"}) if text else None
 
 
 def create_empty(m, q) -> Part | None:
@@ -318,10 +333,13 @@ def dont_run(m, q) -> Change:
 
 
 def move(into_allowed: bool) -> Build:
-    def build(m, q) -> Part:
+    def build(m, q) -> Part | None:
         into = into_allowed and bool(
             m.groupdict().get("into") in ("into", "in") or m.groupdict().get("kind")
         )
+        dest = q(m["dest"])
+        if into_allowed and not into and "." not in dest and "/" not in dest:
+            return None  # 'move x to the trash': not a path it can read
         return Part(
             "move", {"src": q(m["src"]).rstrip("/"), "dest": q(m["dest"]).rstrip("/"), "into": into}
         )
@@ -431,6 +449,11 @@ def search(m, q) -> Part | None:
     text = literal(g["text"], q, words=3)
     if not text:
         return None
+    if text.lower() in ("for", "the", "a", "an", "it", "file", "files", "text", "word", "words"):
+        return None
+    one_word = re.fullmatch(r"(?:(?:def|class|import|from)\s+)?[\w.-]+[?？!！.。]*", text)
+    if not _quoted(g["text"]) and not one_word:
+        return None  # 'utils twice': only a quoted phrase is searched as it is
     text = text if _quoted(g["text"]) else text.rstrip("?？!！.。")
     verb = (g.get("verb") or "").lower()
     imports = verb.startswith("import") or verb in ("导入", "导入了", "引入", "引入了")
@@ -458,9 +481,19 @@ def run_it(m, q) -> Part:
     return Part("run", {"path": IT})
 
 
+# commands it will not run for a learner, even when typed out: they destroy, escalate or fetch
+UNSAFE_COMMAND = re.compile(
+    r"(?:^|[;&|`(]\s*|\s)(?:rm|rmdir|dd|mkfs\S*|chmod|chown|sudo|su|curl|wget|pip3?|apt(?:-get)?|"
+    r"kill|pkill|killall|shutdown|reboot|mv|truncate|shred)\b|git\s+(?:push|reset|clean|checkout|"
+    r"rebase)|>\s*/|:\(\)"
+)
+
+
 def run_command(m, q) -> Part | None:
     command = q(m["command"]).strip()
-    return Part("run", {"command": command}) if command else None
+    if not command or UNSAFE_COMMAND.search(command):
+        return None
+    return Part("run", {"command": command})
 
 
 def skip_folder(m, q) -> Part:
