@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run each notebook, print PASS/FAIL with its time and failing cell; exit 1 if any failed."""
     parser = argparse.ArgumentParser(
         prog="python -m agentlib.course",
-        description="Execute notebooks top to bottom with nbclient, offline unless --live.",
+        description="Execute notebooks top to bottom with nbclient, forced offline unless --live.",
     )
     parser.add_argument("notebooks", nargs="+", type=Path)
     parser.add_argument(
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--live",
         action="store_true",
-        help="keep ANTHROPIC_* and do not force AGENTLIB_BACKEND=offline",
+        help="keep ANTHROPIC_* and let BACKEND / .env choose the model (default: forced offline)",
     )
     parser.add_argument("--output-dir", type=Path, help="save the executed notebooks here")
     args = parser.parse_args(argv)
