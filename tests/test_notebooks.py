@@ -55,6 +55,17 @@ def execute(name: str, tmp_path: Path, *, solutions: bool = False, notebook: Pat
     return run, workspace
 
 
+def text_of(run) -> str:
+    """Everything the cells printed or showed as text; a print split across stream chunks stays whole."""
+    parts = []
+    for o in run.outputs():
+        if o.output_type == "stream":
+            parts.append(o.text)
+        elif o.output_type in ("execute_result", "display_data"):
+            parts.append("\n" + o.get("data", {}).get("text/plain", "") + "\n")
+    return "".join(parts)
+
+
 def flat(text: str) -> str:
     """``text`` with every run of whitespace made one space: verdicts wrap their lines."""
     return " ".join(text.split())
@@ -62,7 +73,7 @@ def flat(text: str) -> str:
 
 def verdicts(run) -> list[str]:
     """The first line of every exercise check's verdict, in order."""
-    return [line for line in run.text().splitlines() if line.startswith((WORKS, NOT_YET, BLANK))]
+    return [line for line in text_of(run).splitlines() if line.startswith((WORKS, NOT_YET, BLANK))]
 
 
 def assert_checks(run, name: str, solutions: bool) -> None:
@@ -135,7 +146,7 @@ def test_each_exercise_has_a_collapsed_solution_never_run_by_default(name):
 
 def test_00_setup_runs_offline_and_draws_one_run(tmp_path):
     run, workspace = execute("00_setup", tmp_path)
-    text = run.text()
+    text = text_of(run)
     assert "using the offline model agentlib-offline" in text
     assert "I am agentlib's offline model, not Claude" in text
     assert "ANTHROPIC_API_KEY      (set)" in text  # named, never shown
@@ -147,7 +158,7 @@ def test_00_setup_runs_offline_and_draws_one_run(tmp_path):
 @pytest.mark.parametrize("solutions", [False, True], ids=["as-handed-out", "with-solutions"])
 def test_01_loop_by_hand(tmp_path, solutions):
     run, _ = execute("01_loop_by_hand", tmp_path, solutions=solutions)
-    text = run.text()
+    text = text_of(run)
     assert_checks(run, "01_loop_by_hand", solutions)
     assert "\"echo s''udo\"            blocked by the seed's check: False" in text
     assert "'rm -fr /'               blocked by the seed's check: False" in text
@@ -166,7 +177,7 @@ def test_01_loop_by_hand(tmp_path, solutions):
 @pytest.mark.parametrize("solutions", [False, True], ids=["as-handed-out", "with-solutions"])
 def test_02_agent_loop(tmp_path, solutions):
     run, workspace = execute("02_agent_loop", tmp_path, solutions=solutions)
-    text = run.text()
+    text = text_of(run)
     assert_checks(run, "02_agent_loop", solutions)
     hello = subprocess.run(
         [sys.executable, "hello.py"], cwd=workspace, capture_output=True, text=True
@@ -191,7 +202,7 @@ def test_02_agent_loop(tmp_path, solutions):
 @pytest.mark.parametrize("solutions", [False, True], ids=["as-handed-out", "with-solutions"])
 def test_03_tool_use(tmp_path, solutions):
     run, workspace = execute("03_tool_use", tmp_path, solutions=solutions)
-    text = run.text()
+    text = text_of(run)
     assert_checks(run, "03_tool_use", solutions)
     assert "the model sees 5111 of 20000 lines; the last one reads 'line 51'," in text
     assert "but line 5111 of the file is 'line 5111'" in text
@@ -226,7 +237,7 @@ def test_03_tool_use(tmp_path, solutions):
 @pytest.mark.parametrize("solutions", [False, True], ids=["as-handed-out", "with-solutions"])
 def test_04_sandbox(tmp_path, solutions):
     run, workspace = execute("04_sandbox", tmp_path, solutions=solutions)
-    text = run.text()
+    text = text_of(run)
     assert_checks(run, "04_sandbox", solutions)
     assert "Error shown on purpose: ValueError\n  Path escapes workspace: ../../etc/passwd" in text
     assert "a secret from outside the workspace" in text
@@ -249,7 +260,7 @@ def test_04_sandbox(tmp_path, solutions):
 @pytest.mark.parametrize("solutions", [False, True], ids=["as-handed-out", "with-solutions"])
 def test_05_your_own_tool(tmp_path, solutions):
     run, _ = execute("05_your_own_tool", tmp_path, solutions=solutions)
-    text = run.text()
+    text = text_of(run)
     assert_checks(run, "05_your_own_tool", solutions)
     assert "the good copy passes" in text
     assert (
@@ -280,7 +291,7 @@ def test_05_works_for_whatever_name_the_learner_picks(tmp_path):
     renamed = tmp_path / "05_renamed.ipynb"
     nbformat.write(nb, renamed)
     run, _ = execute("05_your_own_tool", tmp_path, solutions=True, notebook=renamed)
-    text = run.text()
+    text = text_of(run)
     assert_checks(run, "05_your_own_tool", True)
     assert "shout-it({'text': 'One loop and bash is all you need'}) -> 'ONE LOOP AND BASH IS ALL YOU NEED'" in flat(text)  # fmt: skip
     assert "word_count" not in text
@@ -288,7 +299,7 @@ def test_05_works_for_whatever_name_the_learner_picks(tmp_path):
 
 def test_99_appendix_runs_the_reference_sections(tmp_path):
     run, workspace = execute("99_appendix", tmp_path)
-    text = run.text()
+    text = text_of(run)
     assert "(6 messages in the history now)" in text and "(10 messages in the history now)" in text
     assert "hello.py" in text and (workspace / "hello.py").exists()
     assert "override=False: from-the-shell" in text and "override=True:  from-the-file" in text

@@ -19,7 +19,7 @@
 BACKEND = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
 WORKSPACE = None  # None: a fresh temporary folder. Never point this at your own project.
 EXTRA_TOOLS = ""  # instructors: "module:attribute" of @tool functions or a Toolbox, comma-separated
-SCRIPT = ""  # instructors: "module:attribute" of an offline Script used in the last section
+SCRIPT = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
 
 # %% [markdown]
 # `Course` reads these parameters: it checks `EXTRA_TOOLS` and `SCRIPT` at once, connects to
@@ -165,3 +165,6 @@ if run:
 # 3. In a terminal, run `python -m agentlib s01` and type one of the try-it prompts.
 # 4. If you have a key: set it in `.env`, run this notebook with `BACKEND = "auto"`, and compare
 #    the real model's run with the offline one.
+#
+# Then open `01_loop_by_hand`: the course runs 01 → 05, one sitting each; `99_appendix` is
+# reference (the REPL, the seed's `.env` set-up, instructors).

@@ -122,6 +122,8 @@ show(history, offline=OFFLINE)
 
 # %%
 print(run_bash("python3 hello.py"))
+if OFFLINE:
+    assert run_bash("python3 hello.py") == "Hello, World!"
 history = [{"role": "user", "content": "List all Python files in this directory"}]
 agent_loop(history)
 show(history, offline=OFFLINE)
@@ -138,7 +140,10 @@ show(history, offline=OFFLINE)
 # %%
 history = [{"role": "user", "content": "Create a directory called test_output and write 3 files in it"}]
 agent_loop(history)
-print(sorted(p.name for p in (WORKDIR / "test_output").iterdir()))
+made = sorted(p.name for p in (WORKDIR / "test_output").iterdir())
+print(made)
+if OFFLINE:
+    assert len(made) == 3
 show(history, offline=OFFLINE)
 
 # %% [markdown]

@@ -557,8 +557,11 @@ ask("Edit greet.py to add a docstring to the function")
 ask("Read greet.py to verify the edit worked")
 
 # %%
-print((WORKDIR / "greet.py").read_text())
+greet = (WORKDIR / "greet.py").read_text()
+print(greet)
 print(run_bash("python3 -c 'from greet import greet; print(greet(\"s02\"))'"))
+if OFFLINE:
+    assert "def greet(name)" in greet and '"""' in greet
 
 # %% [markdown]
 # The model writes, then reads back: it does not assume a write worked. And it reads before it

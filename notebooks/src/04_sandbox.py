@@ -188,6 +188,7 @@ for name, attack in attacks.items():
 (OUTSIDE / "secret.txt").write_text("a secret from outside the workspace\n")
 print(ws.write_file("linked.txt", "a new file inside\n"))
 print("the outside file says:", (OUTSIDE / "secret.txt").read_text())
+assert (OUTSIDE / "secret.txt").read_text() == "a secret from outside the workspace\n"
 
 # %% [markdown]
 # ### Exercise 7: a `glob` that stays inside
@@ -284,6 +285,10 @@ def slow_toolbox(read_only: bool) -> Toolbox:
     return course.tools(Toolbox([slow_read]))
 
 
+# %% [markdown]
+# The same two calls in one reply, once marked read-only and once not:
+
+# %%
 (WORKDIR / "a.txt").write_text("a\n")
 for read_only in (True, False):
     two_reads = Script(reply(call("slow_read", path="a.txt"), call("slow_read", path="a.txt")), say("Read both."))

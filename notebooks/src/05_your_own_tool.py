@@ -218,7 +218,10 @@ CHAR_COUNT = {"name": "char_count", "description": "Count the characters of a te
 good_tools, good_handlers = s02.TOOLS + [CHAR_COUNT], {**s02.TOOL_HANDLERS, "char_count": char_count}
 print(check_exercise(good_tools, good_handlers, name="char_count", example={"text": "abc"}) or "the good copy passes")
 
+# %% [markdown]
+# Four broken copies, and what the check says about each:
 
+# %%
 def char_count_prints(text: str) -> None:
     print(len(text))
 
