@@ -212,14 +212,6 @@ def test_03_tool_use(tmp_path, solutions):
     assert "old_text occurs 2 times in twice.txt" in text and "['x = 1', 'x = 1']" in text
     assert "Unknown tool: delete_everything" in text
     assert "'delete_file' is in TOOLS but not in TOOL_HANDLERS" in text
-    for refusal in (
-        "`tool_use` ids were found without `tool_result` blocks",  # the broken history
-        "Did not find 1 `tool_result` block(s) at the beginning",  # the seed's (cancelled) placement
-        "all messages must have non-empty content",  # the seed drops SDK blocks
-    ):
-        assert refusal in text, refusal
-    assert "what the seed sends as messages[1]: {'role': 'assistant', 'content': []}" in text
-    assert "interrupted: accepted" in text and "SDK blocks: accepted" in text
     assert "5 changed lines of 19" in text
     greet = (workspace / "greet.py").read_text()
     assert "def greet(name):" in greet and '"""' in greet and "Hello, s02!" in text
@@ -247,6 +239,14 @@ def test_04_sandbox(tmp_path, solutions):
     assert "the outside file says: a secret from outside the workspace" in text
     assert "seed run_bash: wrote it" in text
     assert "seed run_bash: connected" in text
+    for refusal in (
+        "`tool_use` ids were found without `tool_result` blocks",  # the broken history
+        "Did not find 1 `tool_result` block(s) at the beginning",  # the seed's (cancelled) placement
+        "all messages must have non-empty content",  # the seed drops SDK blocks
+    ):
+        assert refusal in text, refusal
+    assert "what the seed sends as messages[1]: {'role': 'assistant', 'content': []}" in text
+    assert "interrupted: accepted" in text and "SDK blocks: accepted" in text
     if "isolation: bwrap" in text:
         assert "outside folder now holds: ['secret.txt']" in text
         assert "ws.bash:       ['ConnectionRefusedError: [Errno 111] Connection refused'" in text

@@ -10,8 +10,8 @@
 # # s02 · Tool use, part 1: the dispatch map
 #
 # **You will be able to:** give the agent dedicated file tools (`read_file`, `write_file`,
-# `edit_file`, `glob`) through a dispatch map, register a tool yourself, keep the history
-# valid with `normalize_messages`, and see that the loop from s01 barely changes.
+# `edit_file`, `glob`) through a dispatch map, register a tool yourself, and see that the
+# loop from s01 barely changes.
 #
 # **You need:** notebooks 01 and 02. No API key.
 #
@@ -48,7 +48,6 @@ import os
 import subprocess
 from pathlib import Path
 
-import anthropic
 import agentlib
 from agentlib.course import Course, expect_error
 
@@ -340,133 +339,17 @@ print(box.dispatch("delete_file", {"path": "config.txt"}))
 print(box.dispatch("read_file", {"path": 42}))
 
 # %% [markdown]
-# ## 4. `normalize_messages`: a history the API accepts
+# ## 4. The loop, unchanged
 #
-# The API is strict about the history: every `tool_use` must be answered by `tool_result`
-# blocks at the *start* of the next message, and blocks may carry only the fields the API
-# knows. A history breaks easily: a tool call is interrupted, and the user asks something
-# else.
-
-# %%
-broken = [
-    {"role": "user", "content": "Read config.txt"},
-    {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "config.txt"}}]},
-    {"role": "user", "content": "Never mind. List the text files instead."},
-]
-with expect_error(anthropic.BadRequestError, why="the tool_use in messages[1] was never answered"):
-    client.messages.create(model=MODEL, max_tokens=1000, tools=TOOLS, messages=broken)
-
-# %% [markdown]
-# The seed cleans the history before every call with `normalize_messages`, which has three
-# jobs: strip fields starting with `_` (the harness's own notes), answer every orphaned
-# `tool_use` with a `(cancelled)` result, and merge consecutive messages of the same role.
-# Here it is as the seed writes it:
-
-# %%
-def seed_normalize_messages(messages: list) -> list:
-    cleaned = []
-    for msg in messages:
-        clean = {"role": msg["role"]}
-        if isinstance(msg.get("content"), str):
-            clean["content"] = msg["content"]
-        elif isinstance(msg.get("content"), list):
-            clean["content"] = [
-                {k: v for k, v in block.items() if not k.startswith("_")}
-                for block in msg["content"]
-                if isinstance(block, dict)
-            ]
-        else:
-            clean["content"] = msg.get("content", "")
-        cleaned.append(clean)
-
-    existing_results = set()
-    for msg in cleaned:
-        if isinstance(msg.get("content"), list):
-            for block in msg["content"]:
-                if isinstance(block, dict) and block.get("type") == "tool_result":
-                    existing_results.add(block.get("tool_use_id"))
-
-    for msg in cleaned:
-        if msg["role"] != "assistant" or not isinstance(msg.get("content"), list):
-            continue
-        for block in msg["content"]:
-            if not isinstance(block, dict):
-                continue
-            if block.get("type") == "tool_use" and block.get("id") not in existing_results:
-                cleaned.append({"role": "user", "content": [
-                    {"type": "tool_result", "tool_use_id": block["id"], "content": "(cancelled)"}
-                ]})
-
-    if not cleaned:
-        return cleaned
-    merged = [cleaned[0]]
-    for msg in cleaned[1:]:
-        if msg["role"] == merged[-1]["role"]:
-            prev = merged[-1]
-            prev_c = prev["content"] if isinstance(prev["content"], list) \
-                else [{"type": "text", "text": str(prev["content"])}]
-            curr_c = msg["content"] if isinstance(msg["content"], list) \
-                else [{"type": "text", "text": str(msg["content"])}]
-            prev["content"] = prev_c + curr_c
-        else:
-            merged.append(msg)
-    return merged
-
-
-# %% [markdown]
-# **Bug 1: the placeholder lands after the user's text.** The `(cancelled)` result is appended
-# at the *end* of the history, then merged into the user's last message, behind the text. The
-# API wants the results first:
-
-# %%
-for message in seed_normalize_messages(broken):
-    print(message)
-with expect_error(anthropic.BadRequestError, why="tool_result blocks must come first in the message after a tool_use"):
-    client.messages.create(model=MODEL, max_tokens=1000, tools=TOOLS, messages=seed_normalize_messages(broken))
-
-# %% [markdown]
-# **Bug 2: the model's own replies disappear.** The loop appends `response.content`, a list of
-# SDK objects (`TextBlock`, `ToolUseBlock`), not dicts; the seed keeps only dicts
-# (`if isinstance(block, dict)`), so every assistant message becomes `content: []`. The very
-# first round with a tool result fails:
-
-# %%
-history = [{"role": "user", "content": "Read the file config.txt"}]
-response = client.messages.create(model=MODEL, max_tokens=1000, tools=TOOLS, messages=history)
-history.append({"role": "assistant", "content": response.content})
-history.append({"role": "user", "content": [
-    {"type": "tool_result", "tool_use_id": b.id, "content": dispatch(b.name, b.input)}
-    for b in response.content if b.type == "tool_use"
-]})
-print("what the seed sends as messages[1]:", seed_normalize_messages(history)[1])
-with expect_error(anthropic.BadRequestError, why="the SDK blocks were dropped, so the reply is empty"):
-    client.messages.create(model=MODEL, max_tokens=1000, tools=TOOLS, messages=seed_normalize_messages(history))
-
-# %% [markdown]
-# `agentlib.normalize_messages` does the same three jobs, turns SDK objects into dicts first,
-# and puts each `(cancelled)` result right after its `tool_use`, ahead of the user's text. Both
-# histories are accepted:
+# s02's loop. The skeleton is s01's: the same `while True`, the same single exit, the same
+# appends. What changed: `run_bash(...)` became the dispatch lookup, and the history goes
+# through `normalize_messages`, which cleans it before each call (fields the API does not
+# know, tool calls never answered; notebook 04 shows the seed's version and the 400s it
+# causes).
 
 # %%
 from agentlib import normalize_messages
 
-print(normalize_messages(broken)[2])
-for name, h in [("interrupted", broken), ("SDK blocks", history)]:
-    reply = client.messages.create(model=MODEL, max_tokens=1000, tools=TOOLS, messages=normalize_messages(h))
-    print(f"{name}: accepted, {reply.stop_reason}")
-
-# %% [markdown]
-# (The seed's docstring says it merges same-role messages because "the API requires strict
-# alternation". It does not: the API merges consecutive same-role messages itself. Merging
-# first just makes the history you inspect match what the model reads.)
-#
-# ## 5. The loop, unchanged
-#
-# s02's loop. The skeleton is s01's: the same `while True`, the same single exit, the same
-# appends. What changed: the history goes through `normalize_messages`, and `run_bash(...)`
-# became the dispatch lookup.
-
-# %%
 SYSTEM = f"You are a coding agent at {WORKDIR}. Use tools to solve tasks. Act, don't explain."
 
 
@@ -526,7 +409,7 @@ changed = [line for line in diff if line[:1] in "+-" and line[:3] not in ("+++",
 print(f"\n{len(changed)} changed lines of {len(S01_LOOP.splitlines())}: the history sent, and how a tool call is run")
 
 # %% [markdown]
-# ## 6. The try-it prompts, drawn
+# ## 5. The try-it prompts, drawn
 #
 # The seeds' four s02 prompts, asked one after another in one history, as their REPL would.
 # Their project folder has a `requirements.txt`; we give our workspace one.
@@ -567,7 +450,7 @@ if OFFLINE:
 # The model writes, then reads back: it does not assume a write worked. And it reads before it
 # edits, because `edit_file` needs the exact `old_text`.
 #
-# ## 7. s01 → s02 at a glance
+# ## 6. s01 → s02 at a glance
 #
 # The tools each chapter has, how much code each has (the loop plus the tool functions
 # written in these notebooks), what is new, and the two loops side by side. In `agentlib`,
@@ -622,13 +505,13 @@ if run:
 # <details><summary>Answer</summary>The model must look at the current file before it
 # changes it, and special characters are taken literally (unlike <code>sed</code>).</details>
 #
-# **4.** What went wrong with the seed's `normalize_messages` and SDK objects?
+# **4.** Why is dispatch a dictionary and not an `if/elif` chain?
 #
-# <details><summary>Answer</summary>It keeps only dict blocks, so the model's replies
-# (SDK objects) became empty, and the API refused the history with a 400.</details>
+# <details><summary>Answer</summary>One lookup by name serves every tool; a chain would grow
+# inside the loop with each new tool, and the loop would change every time.</details>
 #
-# **5.** Does the API require user and assistant turns to alternate?
+# **5.** The loop diff shows how many changed lines, and which?
 #
-# <details><summary>Answer</summary>No: it merges consecutive same-role messages. What it
-# requires is that each <code>tool_use</code> is answered by <code>tool_result</code>
-# blocks at the start of the next message.</details>
+# <details><summary>Answer</summary>Five of nineteen: the history sent (through
+# <code>normalize_messages</code>) and the tool call (a lookup instead of
+# <code>run_bash</code>).</details>

@@ -7,11 +7,12 @@
 # ---
 
 # %% [markdown]
-# # s02 · Tool use, part 2: the workspace sandbox
+# # s02 · Tool use, part 2: the workspace sandbox, and a valid history
 #
 # **You will be able to:** explain what the seed's `safe_path` protects and where it fails,
-# run those attacks for real, write a `glob` that stays inside the workspace, and say how
-# `agentlib` confines both the file tools and bash.
+# run those attacks for real, write a `glob` that stays inside the workspace, say how
+# `agentlib` confines both the file tools and bash, and keep the history the API accepts
+# with `normalize_messages` (the seed's version fails twice, with real 400s).
 #
 # **You need:** notebook 03. No API key.
 #
@@ -42,6 +43,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import anthropic
 import agentlib
 from agentlib.course import Course, expect_error
 
@@ -67,6 +69,10 @@ def run_bash(command: str) -> str:
         return f"Error: {e}"
     out = (r.stdout + r.stderr).strip()
     return out[:50000] if out else "(no output)"
+
+
+box = agentlib.s02_tools(ws)  # notebook 03's five tools
+TOOLS = box.TOOLS
 
 
 # %% [markdown]
@@ -257,7 +263,128 @@ print("ws.bash:      ", ws.bash(probe).splitlines()[-2:])
 listener.close()
 
 # %% [markdown]
-# ## 5. Read-only tools run at the same time
+# ## 5. `normalize_messages`: a history the API accepts
+#
+# Back to the loop. It sends the whole history every round, and the API is strict about it:
+# every `tool_use` must be answered by `tool_result` blocks at the *start* of the next message, and blocks may carry only the fields the API
+# knows. A history breaks easily: a tool call is interrupted, and the user asks something
+# else.
+
+# %%
+broken = [
+    {"role": "user", "content": "Read config.txt"},
+    {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "config.txt"}}]},
+    {"role": "user", "content": "Never mind. List the text files instead."},
+]
+with expect_error(anthropic.BadRequestError, why="the tool_use in messages[1] was never answered"):
+    client.messages.create(model=MODEL, max_tokens=1000, tools=TOOLS, messages=broken)
+
+# %% [markdown]
+# The seed cleans the history before every call with `normalize_messages`, which has three
+# jobs: strip fields starting with `_` (the harness's own notes), answer every orphaned
+# `tool_use` with a `(cancelled)` result, and merge consecutive messages of the same role.
+# Here it is as the seed writes it:
+
+# %%
+def seed_normalize_messages(messages: list) -> list:
+    cleaned = []
+    for msg in messages:
+        clean = {"role": msg["role"]}
+        if isinstance(msg.get("content"), str):
+            clean["content"] = msg["content"]
+        elif isinstance(msg.get("content"), list):
+            clean["content"] = [
+                {k: v for k, v in block.items() if not k.startswith("_")}
+                for block in msg["content"]
+                if isinstance(block, dict)
+            ]
+        else:
+            clean["content"] = msg.get("content", "")
+        cleaned.append(clean)
+
+    existing_results = set()
+    for msg in cleaned:
+        if isinstance(msg.get("content"), list):
+            for block in msg["content"]:
+                if isinstance(block, dict) and block.get("type") == "tool_result":
+                    existing_results.add(block.get("tool_use_id"))
+
+    for msg in cleaned:
+        if msg["role"] != "assistant" or not isinstance(msg.get("content"), list):
+            continue
+        for block in msg["content"]:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "tool_use" and block.get("id") not in existing_results:
+                cleaned.append({"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": block["id"], "content": "(cancelled)"}
+                ]})
+
+    if not cleaned:
+        return cleaned
+    merged = [cleaned[0]]
+    for msg in cleaned[1:]:
+        if msg["role"] == merged[-1]["role"]:
+            prev = merged[-1]
+            prev_c = prev["content"] if isinstance(prev["content"], list) \
+                else [{"type": "text", "text": str(prev["content"])}]
+            curr_c = msg["content"] if isinstance(msg["content"], list) \
+                else [{"type": "text", "text": str(msg["content"])}]
+            prev["content"] = prev_c + curr_c
+        else:
+            merged.append(msg)
+    return merged
+
+
+# %% [markdown]
+# **Bug 1: the placeholder lands after the user's text.** The `(cancelled)` result is appended
+# at the *end* of the history, then merged into the user's last message, behind the text. The
+# API wants the results first:
+
+# %%
+for message in seed_normalize_messages(broken):
+    print(message)
+with expect_error(anthropic.BadRequestError, why="tool_result blocks must come first in the message after a tool_use"):
+    client.messages.create(model=MODEL, max_tokens=1000, tools=TOOLS, messages=seed_normalize_messages(broken))
+
+# %% [markdown]
+# **Bug 2: the model's own replies disappear.** The loop appends `response.content`, a list of
+# SDK objects (`TextBlock`, `ToolUseBlock`), not dicts; the seed keeps only dicts
+# (`if isinstance(block, dict)`), so every assistant message becomes `content: []`. The very
+# first round with a tool result fails:
+
+# %%
+history = [{"role": "user", "content": "Read the file config.txt"}]
+response = client.messages.create(model=MODEL, max_tokens=1000, tools=TOOLS, messages=history)
+history.append({"role": "assistant", "content": response.content})
+history.append({"role": "user", "content": [
+    {"type": "tool_result", "tool_use_id": b.id, "content": box.dispatch(b.name, b.input).content}
+    for b in response.content if b.type == "tool_use"
+]})
+print("what the seed sends as messages[1]:", seed_normalize_messages(history)[1])
+with expect_error(anthropic.BadRequestError, why="the SDK blocks were dropped, so the reply is empty"):
+    client.messages.create(model=MODEL, max_tokens=1000, tools=TOOLS, messages=seed_normalize_messages(history))
+
+# %% [markdown]
+# `agentlib.normalize_messages` does the same three jobs, turns SDK objects into dicts first,
+# and puts each `(cancelled)` result right after its `tool_use`, ahead of the user's text. Both
+# histories are accepted:
+
+# %%
+from agentlib import normalize_messages
+
+print(normalize_messages(broken)[2])
+for name, h in [("interrupted", broken), ("SDK blocks", history)]:
+    reply = client.messages.create(model=MODEL, max_tokens=1000, tools=TOOLS, messages=normalize_messages(h))
+    print(f"{name}: accepted, {reply.stop_reason}")
+
+# %% [markdown]
+# (The seed's docstring says it merges same-role messages because "the API requires strict
+# alternation". It does not: the API merges consecutive same-role messages itself. Merging
+# first just makes the history you inspect match what the model reads.)
+
+# %% [markdown]
+# ## 6. Read-only tools run at the same time
 #
 # When the model asks for several tools in one reply, tools that only *read* can run at the
 # same time; tools that change things run one at a time, in order, so a read after a write
@@ -300,7 +427,7 @@ for read_only in (True, False):
 # %% [markdown]
 # (Timings vary with the machine; expect about 0.15 s against 0.3 s.)
 #
-# ## 6. What the tool design teaches the model
+# ## 7. What the tool design teaches the model
 #
 # Dedicated tools shape the model's habits more than a general bash does: `read_file`'s
 # `limit` invites reading only what is needed; `edit_file`'s `old_text` forces a look at the
@@ -348,7 +475,13 @@ if run:
 # <details><summary>Answer</summary>No: it guards the file tools only. Bash needs OS
 # isolation (a sandbox where only the workspace is writable).</details>
 #
-# **5.** Which tool calls may run at the same time?
+# **5.** What went wrong with the seed's `normalize_messages` and SDK objects?
 #
-# <details><summary>Answer</summary>Read-only ones, next to each other in one reply;
-# anything that changes state runs alone and in order.</details>
+# <details><summary>Answer</summary>It keeps only dict blocks, so the model's replies
+# (SDK objects) became empty, and the API refused the history with a 400.</details>
+#
+# **6.** Does the API require user and assistant turns to alternate?
+#
+# <details><summary>Answer</summary>No: it merges consecutive same-role messages. What it
+# requires is that each <code>tool_use</code> is answered by <code>tool_result</code>
+# blocks at the start of the next message.</details>
