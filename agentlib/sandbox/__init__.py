@@ -6,6 +6,7 @@
 ``globbing``   glob that never leaves the workspace
 ``shell``      the bash runner: own session, env allowlist, capped output, timeout kills the group
 ``isolation``  bubblewrap, else unshare's PID namespace: what is hidden, read-only and unshared
+``hardening``  in every mode: the agent non-dumpable, no new privileges, root's capabilities dropped
 """
 
 from .limits import Limits

@@ -1,4 +1,4 @@
-"""Every bound a tool call runs under, in one table, and the cgroup that enforces the per-call ones."""
+"""Every bound a tool call runs under, in one table; how bash is held to them; what the model reads."""
 
 from __future__ import annotations
 
@@ -31,6 +31,71 @@ DEFAULT_LIMITS = Limits()
 def megabytes(n: int) -> str:
     """Bytes as a whole number of MB, for messages."""
     return f"{n / (1 << 20):g} MB"
+
+
+# -- how bash is held to them, and what the model reads when it hits one -----------------------
+def rlimit_preamble(limits: Limits, mode: str) -> str:
+    """Shell code that sets the call's rlimits, then runs ``$1`` (inside the namespace, if any)."""
+    setup = f"ulimit -v {limits.memory_bytes // 1024} || exit 125; "
+    processes = limits.processes
+    if mode == "none":  # no namespace: NPROC counts every process this user already runs
+        processes += _processes_of(os.getuid())
+    setup += f"ulimit -u {processes} || exit 125; "
+    return setup + 'exec "$0" -c "$1"'
+
+
+def _processes_of(uid: int) -> int:
+    """How many processes and threads ``uid`` runs now (Linux /proc; 0 where there is none)."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return 0
+    count = 0
+    for name in names:
+        try:
+            if name.isdigit() and os.stat(f"/proc/{name}").st_uid == uid:
+                count += len(os.listdir(f"/proc/{name}/task"))
+        except OSError:
+            pass  # it exited meanwhile
+    return count
+
+
+_MEMORY_SIGNS = (
+    "Cannot allocate memory",
+    "MemoryError",
+    "bad_alloc",
+    "xmalloc",
+    "out of memory",
+    "Could not allocate",  # the JVM reserves its heap and class space up front
+    "Could not reserve",
+)
+_PROCESS_SIGNS = ("fork: retry", "fork: Resource temporarily unavailable", "fork failed")
+
+
+def named_hits(
+    output: str, hits: tuple[bool, bool], limits: Limits, mode: str, cgroup: CallCgroup | None
+) -> list[str]:
+    """Lines naming each bound the command ran into: the cgroup's counters, else its error text."""
+    whole_call = f", and the whole call together ({cgroup.kind})" if cgroup else ""
+    found = []
+    if hits[0] or any(sign in output for sign in _MEMORY_SIGNS):
+        found.append(
+            f"\n[memory bound hit: each process may use {megabytes(limits.memory_bytes)} "
+            f"(RLIMIT_AS){whole_call}; Limits.memory_bytes]"
+        )
+    if hits[1] or any(sign in output for sign in _PROCESS_SIGNS):
+        how = f"pids limit, {cgroup.kind}" if cgroup else "RLIMIT_NPROC"
+        found.append(
+            f"\n[process bound hit: at most {limits.processes} processes and threads ({how}); "
+            "Limits.processes]"
+        )
+    full = [ln for ln in output.splitlines() if "No space left on device" in ln]
+    if mode == "bwrap" and any("unshare" not in ln for ln in full):  # unshare: the userns ban
+        found.append(
+            f"\n[disk full: the private /tmp holds {megabytes(limits.tmp_bytes)} "
+            "(Limits.tmp_bytes); if the command wrote to the workspace, its disk is full]"
+        )
+    return found
 
 
 # -- cgroups: the only bound on a root caller's processes (the kernel exempts uid 0 from NPROC) --

@@ -13,8 +13,9 @@ from pathlib import Path
 
 from ..errors import ToolError
 from ..text import clip, cut_marker
-from . import isolation
-from .limits import DEFAULT_LIMITS, CallCgroup, Limits, megabytes
+from . import hardening, isolation
+from . import limits as limits_module
+from .limits import DEFAULT_LIMITS, CallCgroup, Limits
 
 _EXIT_GRACE_S = 0.2  # after the shell exits, how long to wait for output its children still write
 _SEPARATORS = {";", ";;", "&", "&&", "|", "||", "|&", "(", ")", "{", "}", "!"}
@@ -121,16 +122,16 @@ def run_command(
             f"Dangerous command blocked: `{rule}` is on the deny-list "
             "(a guard rail from the course, not a security boundary)"
         )
-    isolation.make_non_dumpable()
+    hardening.make_non_dumpable()
     env = isolation.child_env(mode == "bwrap")
-    argv = _bounded(command, limits, mode)
+    argv = [_SHELL, "-c", limits_module.rlimit_preamble(limits, mode), _SHELL, command]
     if mode == "bwrap":
         argv = isolation.bwrap_argv(Path(cwd), env, argv, limits.tmp_bytes)
     elif mode == "unshare":
         argv = isolation.unshare_argv(argv)
     cgroup = CallCgroup.create(limits)
     # root keeps its capabilities only as long as bwrap/unshare need them to build the namespaces
-    harden = isolation.drop_privileges if mode == "none" else isolation.no_new_privileges
+    harden = hardening.drop_privileges if mode == "none" else hardening.no_new_privileges
 
     def prepare_child() -> None:
         if cgroup is not None:
@@ -178,73 +179,9 @@ def run_command(
     status = f"\n[exit code {proc.returncode}]" if proc.returncode else ""
     head = capture.text(4000)  # the bound messages appear early in a failing command's output
     tail = capture.text(limits.output_chars)[-4000:]
-    status += "".join(_bounds_hit(head + tail, hits, limits, mode, cgroup))
+    status += "".join(limits_module.named_hits(head + tail, hits, limits, mode, cgroup))
     out = capture.text(limits.output_chars - len(status)) or "(no output)"
     return out + status
-
-
-def _bounded(command: str, limits: Limits, mode: str) -> list[str]:
-    """bash that sets the call's rlimits, then runs ``command`` (inside the namespace, if any)."""
-    setup = f"ulimit -v {limits.memory_bytes // 1024} || exit 125; "
-    processes = limits.processes
-    if mode == "none":  # no namespace: NPROC counts every process this user already runs
-        processes += _processes_of(os.getuid())
-    setup += f"ulimit -u {processes} || exit 125; "
-    return [_SHELL, "-c", setup + 'exec "$0" -c "$1"', _SHELL, command]
-
-
-def _processes_of(uid: int) -> int:
-    """How many processes and threads ``uid`` runs now (Linux /proc; 0 where there is none)."""
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return 0
-    count = 0
-    for name in names:
-        try:
-            if name.isdigit() and os.stat(f"/proc/{name}").st_uid == uid:
-                count += len(os.listdir(f"/proc/{name}/task"))
-        except OSError:
-            pass  # it exited meanwhile
-    return count
-
-
-_MEMORY_SIGNS = (
-    "Cannot allocate memory",
-    "MemoryError",
-    "bad_alloc",
-    "xmalloc",
-    "out of memory",
-    "Could not allocate",  # the JVM reserves its heap and class space up front
-    "Could not reserve",
-)
-_PROCESS_SIGNS = ("fork: retry", "fork: Resource temporarily unavailable", "fork failed")
-
-
-def _bounds_hit(
-    output: str, hits: tuple[bool, bool], limits: Limits, mode: str, cgroup: CallCgroup | None
-) -> list[str]:
-    """Lines naming each bound the command ran into: the cgroup's counters, else its error text."""
-    whole_call = f", and the whole call together ({cgroup.kind})" if cgroup else ""
-    found = []
-    if hits[0] or any(sign in output for sign in _MEMORY_SIGNS):
-        found.append(
-            f"\n[memory bound hit: each process may use {megabytes(limits.memory_bytes)} "
-            f"(RLIMIT_AS){whole_call}; Limits.memory_bytes]"
-        )
-    if hits[1] or any(sign in output for sign in _PROCESS_SIGNS):
-        how = f"pids limit, {cgroup.kind}" if cgroup else "RLIMIT_NPROC"
-        found.append(
-            f"\n[process bound hit: at most {limits.processes} processes and threads ({how}); "
-            "Limits.processes]"
-        )
-    full = [ln for ln in output.splitlines() if "No space left on device" in ln]
-    if mode == "bwrap" and any("unshare" not in ln for ln in full):  # unshare: the userns ban
-        found.append(
-            f"\n[disk full: the private /tmp holds {megabytes(limits.tmp_bytes)} "
-            "(Limits.tmp_bytes); if the command wrote to the workspace, its disk is full]"
-        )
-    return found
 
 
 def _pump(proc: subprocess.Popen, capture: _Capture, deadline: float) -> bool:
