@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from agentlib.offline import parts as w
+from agentlib.offline import parts, questions
+from agentlib.offline import words as w
 
 F = w.FILE
 N = w.NAME
@@ -57,243 +58,252 @@ RULES = [
     # talk that needs no tool
     (
         r"(?:hi|hello|hey|yo|hiya|howdy|good (?:morning|afternoon|evening))(?: there)?",
-        w.chat("greet"),
+        questions.chat("greet"),
     ),
-    (r"(?:thanks|thank you|thx|ty|cheers)(?: (?:very much|a lot|so much))?", w.chat("thanks")),
+    (
+        r"(?:thanks|thank you|thx|ty|cheers)(?: (?:very much|a lot|so much))?",
+        questions.chat("thanks"),
+    ),
     (
         r"(?:who|what) are you|what can you do|what do you do|are you (?:claude|real|a real model|an ai|a bot)|what model are you|help",
-        w.chat("about"),
+        questions.chat("about"),
     ),
     (
         rf"(?:what(?:'s|s| is)|calculate|compute|evaluate|how much is)\s+(?P<expr>{w.MATH})(?:\s*=)?",
-        w.math,
+        questions.math,
     ),
-    (rf"(?P<expr>{w.MATH})\s*=?", w.math),
+    (rf"(?P<expr>{w.MATH})\s*=?", questions.math),
     # git
     (
         r"(?:what(?:'s|s| is) (?:the )?(?:current |active )?(?:git )?branch(?: name)?|(?:which|what) (?:git )?branch (?:am i|are we|is this)(?: on| in)?(?: in (?:git|the repo|this repo))?|(?:show|tell me|get)(?: me)? the (?:current |active )?(?:git )?branch(?: name)?|current (?:git )?branch|git branch(?: --show-current)?)",
-        w.git("branch"),
+        questions.git("branch"),
     ),
     (
         r"git status|(?:what(?:'s|s| is)|show(?: me)?|check) (?:the )?(?:git )?status(?: of (?:the )?(?:repo|repository))?|are there (?:any )?uncommitted changes",
-        w.git("status"),
+        questions.git("status"),
     ),
     (
         r"git log(?: --oneline)?|(?:show|give|print|display|list)(?: me)? (?:the )?(?:git )?(?:log|history|commit history|commits)",
-        w.git("log"),
+        questions.git("log"),
     ),
-    (rf"(?:show|list|give)(?: me)? (?:the )?(?:last|latest|recent) {NUM} commits", w.git("log")),
-    (r"what(?:'s| is| was) (?:the )?(?:last|latest|most recent) commit", w.git("last")),
+    (
+        rf"(?:show|list|give)(?: me)? (?:the )?(?:last|latest|recent) {NUM} commits",
+        questions.git("log"),
+    ),
+    (r"what(?:'s| is| was) (?:the )?(?:last|latest|most recent) commit", questions.git("last")),
     # the seeds' folder of files, and folders
     (
         rf"(?:make|create|add|new)\s+{A}{FOLDER}\s+(?:called\s+|named\s+)?(?P<folder>{N})\s+(?:with|containing)\s+{NUM}\s+(?:\w+\s+)?files",
-        w.mkdir_with_files,
+        parts.mkdir_with_files,
     ),
     (
         rf"(?:write|put|create|add|make)\s+{NUM}\s+(?:\w+\s+)?files\s+(?:in|inside|into)\s+(?:it|there|that {FOLDER})",
-        w.add_files_to_folder,
+        parts.add_files_to_folder,
     ),
     (
         rf"(?:make|create|add|new)\s+{A}(?:{FOLDER}|folders|directories)\s+(?:called\s+|named\s+)?(?P<names>{NL})",
-        w.mkdir,
+        parts.mkdir,
     ),
-    (rf"mkdir\s+(?:-p\s+)?(?P<names>{NL})", w.mkdir),
+    (rf"mkdir\s+(?:-p\s+)?(?P<names>{NL})", parts.mkdir),
     # writing files
     (
         rf"append\s+(?:the line\s+|a line\s+|a new line\s+|the text\s+)?(?P<text>.+?)\s+(?:to|at the end of|to the end of|onto)\s+{F}",
-        w.append,
+        parts.append,
     ),
     (
         rf"add\s+(?:the line|a line|a new line|another line|the text|the word)\s+(?P<text>.+?)\s+(?:to|at the end of|to the end of)\s+{F}",
-        w.append,
+        parts.append,
     ),
     (
         rf"add\s+(?P<text>\ue000\d+\ue000)\s+(?:as\s+(?:a\s+)?(?:new\s+)?(?:last\s+)?line\s+)?(?:to|at the end of|to the end of)\s+{F}",
-        w.append,
+        parts.append,
     ),
     (
         rf"(?:replace|change|substitute|swap)\s+(?P<first>only the first\s+)?(?P<old>.+?)\s+(?:with|to|by|into|for)\s+(?P<new>.+?)\s+(?:in|inside|within)\s+{F}(?P<all>\s+everywhere|\s+(?:for )?all occurrences)?",
-        w.replace,
+        parts.replace,
     ),
     (
         rf"in\s+{F},?\s+(?:replace|change)\s+(?P<first>only the first\s+)?(?P<old>.+?)\s+(?:with|to|into|by)\s+(?P<new>.+)",
-        w.replace,
+        parts.replace,
     ),
     (
         rf"{CREATE}\s+{A}(?:(?:python|js|javascript|node|shell|bash)\s+)?(?:file|script|program|module)?\s*(?:called\s+|named\s+)?{F}(?:\s+file)?{THAT}\s+{PRINTS}\s+(?P<text>.+?)(?P<run>,?\s+(?:and\s+)?(?:then\s+)?(?:run|execute|test) it)?",
-        w.create_printing,
+        parts.create_printing,
     ),
     (
         rf"{CREATE}\s+{A}(?:python\s+)?(?:file|script|module)?\s*(?:called\s+|named\s+)?{F}(?:\s+file)?\s+(?:with|containing|that has|having|defining)\s+{A}(?:function|method)?\s*(?P<func>[A-Za-z_]\w*)\s*\((?P<args>[\w\s,]*)\)(?:\s+(?:function|method))?(?:\s+(?:that|which)\s+returns?\s+(?P<returns>.+))?",
-        w.create_function,
+        parts.create_function,
     ),
     (
         rf"{CREATE}\s+{A}(?:text\s+|csv\s+)?(?:file\s+)?(?:called\s+|named\s+)?{F}(?:\s+file)?\s+(?:containing|that (?:contains|says)|with\s+(?:the\s+)?(?:content|contents|text|line|header|words?)(?=[\s:])|with(?=\s+\ue000))\s*:?\s*(?P<text>.+)",
-        w.create_with_text,
+        parts.create_with_text,
     ),
     (
         rf"(?:write|put|save)\s+(?P<text>.+?)\s+(?:in|into|to)\s+(?:a\s+|the\s+)?(?:file\s+)?(?:called\s+|named\s+)?{F}",
-        w.write_into,
+        parts.write_into,
     ),
     (
         rf"{CREATE}\s+{A}(?:{NUM}\s+)?(?:empty\s+|blank\s+|new\s+)?(?:text\s+)?(?:files?,?\s+)?(?:called\s+|named\s+)?(?P<paths>{PL})",
-        w.create_empty,
+        parts.create_empty,
     ),
     (
         r"(?:but\s+)?(?:don'?t|do not)\s+(?:put|write|add)\s+anything\s+in\s+it|(?:but\s+)?leave\s+it\s+empty",
-        w.keep_empty,
+        parts.keep_empty,
     ),
     (
         r"(?:but\s+)?(?:don'?t|do not|without)\s+(?:run|running|execute|executing)\s+it(?:\s+yet)?",
-        w.dont_run,
+        parts.dont_run,
     ),
     (
         r"(?:and\s+|including\s+|with\s+|also\s+)?(?:the\s+)?hidden(?:\s+ones|\s+files)?(?:\s+too|\s+as well|\s+included)?",
-        w.hidden_change,
+        questions.hidden_change,
     ),
     (
         r"(?:but\s+)?(?:not counting|excluding|without|skipping)\s+(?:the\s+)?hidden(?:\s+ones|\s+files)?",
-        w.not_hidden_change,
+        questions.not_hidden_change,
     ),
     # moving things around
     (
         rf"rename\s+(?:the\s+)?(?:file\s+|{FOLDER}\s+)?(?P<src>{N})(?:\s+{FOLDER})?\s+(?:to|as|into)\s+(?P<dest>{N})",
-        w.move(False),
+        parts.move(False),
     ),
     (
         rf"(?:move|mv)\s+(?:the\s+)?(?:file\s+|{FOLDER}\s+)?(?P<src>{N})\s+(?P<into>into|to|in)\s+(?:the\s+)?(?P<dest>{N})(?P<kind>\s+{FOLDER}|/)?",
-        w.move(True),
+        parts.move(True),
     ),
     (
         rf"(?:copy|cp|duplicate)\s+(?:the\s+)?(?:file\s+|{FOLDER}\s+)?(?P<src>{N})(?:\s+{FOLDER})?\s+(?P<into>into|to|as|in)\s+(?:the\s+)?(?P<dest>{N})(?P<kind>\s+{FOLDER}|/)?",
-        w.copy,
+        parts.copy,
     ),
-    (rf"make\s+a\s+copy\s+of\s+(?P<src>{N})\s+(?:called|named|as)\s+(?P<dest>{N})", w.copy),
+    (rf"make\s+a\s+copy\s+of\s+(?P<src>{N})\s+(?:called|named|as)\s+(?P<dest>{N})", parts.copy),
     (
         rf"(?:delete|remove|erase|rm)\s+(?:every|all(?: the)?|the)\s+{EXT}\s+files?\s+(?:in|inside|from|under)\s+(?:the\s+)?(?P<folder>{N})(?:\s+{FOLDER}|/)?",
-        w.delete_by_ext,
+        parts.delete_by_ext,
     ),
     (
         rf"(?:delete|remove|erase|rm)\s+(?:the\s+)?(?:file\s+|files\s+|(?P<dir>{FOLDER})\s+)?(?P<names>{NL})(?:\s+(?P<dir2>{FOLDER})|\s+file)?",
-        w.delete,
+        parts.delete,
     ),
     (
         r"(?:don'?t|do not|never)\s+(?:delete|remove|change|modify|touch|edit)\s+anything",
-        w.guard("mutate"),
+        questions.guard("mutate"),
     ),
     # reading files
     (
         rf"(?:show|read|print|display|give|get|output|view|see|look at)(?:\s+me)?\s+the\s+(?P<which>first|top|last|bottom)\s+(?:{NUM}\s+)?(?P<lines>lines?)\s+(?:of|in|from)\s+{F}",
-        w.show_part,
+        questions.show_part,
     ),
     (
         rf"(?:show|read|cat|open|display|print|view|check|look at|see)(?:\s+me)?\s+{F}\s+(?:but\s+)?(?:only\s+)?the\s+(?P<which>first|top|last|bottom)\s+(?:{NUM}\s+)?(?P<lines>lines?)(?:\s+only)?",
-        w.show_part,
+        questions.show_part,
     ),
     (
         rf"(?:show|read|cat|open|display|print|view|check|look at|see)(?:\s+me)?\s+(?:the\s+)?(?:file\s+|contents?\s+of\s+|content\s+of\s+)?(?:the\s+file\s+)?{F}(?:\s+file)?(?:\s+for me)?",
-        w.show,
+        questions.show,
     ),
     (
         rf"(?:read|show|open|check|cat)\s+{F}\s+(?:to\s+|and\s+)?(?:verify|check|confirm)\s+(?:that\s+)?(?:the|my)\s+edit\s+(?:worked|was applied|is there)",
-        w.show_verify,
+        questions.show_verify,
     ),
     (
         rf"(?:edit|update|change|modify)\s+{F}\s+(?:to\s+)?add\s+(?:a\s+)?docstrings?(?:\s+to\s+(?:the|its|each|every)\s+functions?)?",
-        w.docstring,
+        parts.docstring,
     ),
     (
         rf"add\s+(?:a\s+)?docstrings?\s+to\s+(?:the\s+functions?\s+in\s+|the\s+function\s+of\s+)?{F}",
-        w.docstring,
+        parts.docstring,
     ),
     (
         r"(?:which|what)\s+files?\s+defines?\s+(?:the\s+)?(?:function\s+)?(?P<text>[A-Za-z_]\w*)(?:\s+function)?",
-        w.search_definition,
+        questions.search_definition,
     ),
     (
         rf"(?:show|read|cat|open|display|print|view)(?:\s+me)?\s+(?:its|the)\s+contents?|(?:show|read|cat|open|display|view)(?:\s+me)?\s+{IT}",
-        w.show_it,
+        questions.show_it,
     ),
-    (rf"(?:(?:show|tell)\s+me\s+)?what(?:'s|s| is)\s+(?:in|inside)\s+{F}", w.show),
-    (rf"what does\s+{F}\s+(?:say|contain)", w.show),
-    (rf"not\s+(?P<names>{PL})", w.guard("not")),
+    (rf"(?:(?:show|tell)\s+me\s+)?what(?:'s|s| is)\s+(?:in|inside)\s+{F}", questions.show),
+    (rf"what does\s+{F}\s+(?:say|contain)", questions.show),
+    (rf"not\s+(?P<names>{PL})", questions.guard("not")),
     (
         rf"(?:but\s+)?(?:not\s+(?:in|inside|from)|excluding|except(?:\s+for)?|skip(?:ping)?|leave\s+out|leaving\s+out|ignoring|ignore|without)\s+(?:the\s+)?(?P<skip>{N})(?:\s+{FOLDER}|/)",
-        w.skip_folder,
+        questions.skip_folder,
     ),
     # finding files
     (
         rf"(?:list|show|find|get|display|give|locate|what are|which are)(?:\s+me)?\s+{A}{EXT}\s+(?:files?|scripts?)(?:\s+(?:are\s+)?there)?{HERE}{WHERE}{REC}{SKIP}",
-        w.list_files,
+        questions.list_files,
     ),
     (
         rf"(?:list|show|find|get|display|give|what are)(?:\s+me)?\s+{A}(?P<hidden>hidden\s+|dot\s*)?files(?:\s+and\s+folders)?{HERE}{WHERE}{REC}{SKIP}(?P<also>,?\s+(?:including|with|and)\s+(?:the\s+)?hidden(?:\s+ones)?(?:\s+too)?|,?\s+hidden ones too)?",
-        w.list_files,
+        questions.list_files,
     ),
     (
         rf"list\s+{A}files\s+except\s+(?:for\s+)?(?:the\s+)?{EXT}(?:\s+ones|\s+files)",
-        w.list_except_ext,
+        questions.list_except_ext,
     ),
     (
         rf"(?:what|which)\s+files\s+are\s+(?:there\s+)?(?:in|inside|under)\s+(?:the\s+)?(?P<folder>{N})(?:\s+{FOLDER}|/)?|what(?:'s|s| is)\s+in\s+(?:the\s+)?(?P<folder2>{N})\s+{FOLDER}",
-        w.list_folder,
+        questions.list_folder,
     ),
     (
         rf"(?:list|show)(?:\s+me)?\s+(?:everything|all|the contents|what's)\s+(?:in|inside|of)\s+(?:the\s+)?(?P<folder>{N})(?:\s+{FOLDER}|/)?",
-        w.list_folder,
+        questions.list_folder,
     ),
     (
         rf"(?:find|locate|where is|where's)\s+(?:the\s+)?(?:files?\s+)?(?:named\s+|called\s+)?{F}",
-        w.find_name,
+        questions.find_name,
     ),
     (
         rf"(?:how many|count(?: the)?|number of)\s+(?P<unit>lines|words)\s+(?:are\s+)?(?:there\s+)?(?:in|of)\s+(?P<paths>{PL})",
-        w.count_in_files,
+        questions.count_in_files,
     ),
     (
         rf"how many\s+(?P<unit>lines|words)\s+(?:does|do|is|are|in)\s+(?P<paths>{PL})(?:\s+(?:have|contain))?",
-        w.count_in_files,
+        questions.count_in_files,
     ),
     (
         rf"(?:how many|count(?: the)?|number of)\s+{A}(?:{EXT}\s+)?files(?:\s+(?:are|is))?(?:\s+there)?{HERE}{WHERE}(?:,?\s+not counting hidden ones)?",
-        w.count_files,
+        questions.count_files,
     ),
     # searching text
     (
         rf"(?:which|what)\s+(?:{EXT}\s+)?files?\s+(?P<verb>imports?|contains?|mentions?|uses?|references?|includes?|has|have)\s+(?:the word\s+)?(?P<text>.+?){WHERE}{SKIP}",
-        w.search,
+        questions.search,
     ),
     (
         rf"(?:is|are)\s+there\s+(?:any\s+)?files?\s+(?:that|which)\s+(?P<verb>imports?|contains?|mentions?|uses?)\s+(?P<text>.+?){WHERE}",
-        w.search,
+        questions.search,
     ),
     (
         rf"find\s+(?:the\s+|all\s+)?files?\s+(?:that|which)\s+(?P<verb>imports?|contains?|mentions?|uses?)\s+(?:the word\s+)?(?P<text>.+?){WHERE}{SKIP}",
-        w.search,
+        questions.search,
     ),
     (
         rf"(?:search|grep|look)(?:\s+(?:the|this|my)\s+(?:project|code|repo|files|workspace|folder))?(?:\s+for)?\s+(?P<text>.+?)(?:\s+in\s+(?:all\s+)?(?:the\s+)?{EXT}\s+files|{WHERE}){SKIP}",
-        w.search,
+        questions.search,
     ),
     # running things
     (
         rf"(?:run|execute|exec|launch|start|try)\s+(?:the\s+)?(?:python\s+)?(?:script\s+|file\s+|program\s+)?{F}(?:\s+(?:and|to)\s+(?:tell|show)\s+me\s+(?:what happens|what it prints|the output|its output))?",
-        w.run_file,
+        questions.run_file,
     ),
-    (rf"(?:run|execute|test)\s+{IT}(?:\s+again)?", w.run_it),
+    (rf"(?:run|execute|test)\s+{IT}(?:\s+again)?", questions.run_it),
     (
         r"(?:run|execute)\s+(?:the\s+)?(?:command\s+)?(?P<command>\ue000\d+\ue000)(?:\s+and\s+(?:tell|show)\s+me\s+(?:what happens|the output))?",
-        w.run_command,
+        questions.run_command,
     ),
-    (r"what does\s+(?P<command>\ue000\d+\ue000)\s+(?:print|output|say|show)", w.run_command),
+    (
+        r"what does\s+(?P<command>\ue000\d+\ue000)\s+(?:print|output|say|show)",
+        questions.run_command,
+    ),
     (
         r"(?:run|execute)\s+(?:the\s+)?(?:command\s+)?(?P<command>(?:ls|pwd|echo|cat|head|tail|wc|python3?|node|git|date|whoami|uname|tree|du|df|find|grep)\b[^\ue000]*)",
-        w.run_command,
+        questions.run_command,
     ),
     (
         r"(?P<command>(?:ls|pwd|echo|cat|head|tail|wc|date|whoami|uname|tree|du|python3?|node)\b[^\ue000]*)",
-        w.run_command,
+        questions.run_command,
     ),
-    (r"and tell me what happens|tell me what (?:happens|it prints)", w.guard("report")),
+    (r"and tell me what happens|tell me what (?:happens|it prints)", questions.guard("report")),
 ]
 RULES = [(re.compile(pattern, re.I), build) for pattern, build in RULES]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from agentlib.offline import chinese, english
-from agentlib.offline.parts import IT, Change
 from agentlib.offline.request import (
     CJK,
     MARK,
@@ -19,6 +18,7 @@ from agentlib.offline.request import (
     split_clauses,
     unquote,
 )
+from agentlib.offline.words import IT, Change
 
 SPELLER = Speller(english.TYPO_TARGETS, english.KNOWN_WORDS)
 BOTH_STARTS = re.compile(f"{chinese.START.pattern}|{english.START.pattern}", re.I)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agentlib.offline import fileplays, plays
+from agentlib.offline import fileplays, plays, writeplays
 from agentlib.offline.actions import Act, Actions, MissingTools, tr
 from agentlib.offline.context import advice, context_of
 from agentlib.offline.conversation import Round, last_prompt, offered_tools, rounds_since
@@ -31,13 +31,13 @@ PLAYS: dict[str, Callable[..., plays.Play]] = {
     "chat": plays.chat,
     "math": plays.math,
     "git": plays.git,
-    "mkdir": plays.mkdir,
-    "create": plays.create,
+    "mkdir": writeplays.mkdir,
+    "create": writeplays.create,
     "show": plays.show,
     "run": plays.run,
-    "append": plays.append,
-    "replace": plays.replace,
-    "docstring": plays.docstring,
+    "append": writeplays.append,
+    "replace": writeplays.replace,
+    "docstring": writeplays.docstring,
     "list": fileplays.list_files,
     "count": fileplays.count,
     "search": fileplays.search,
