@@ -1,6 +1,7 @@
 """The offline playbook over the learner-prompt corpus, and its time on long prompts.
 
-Prints acted-right / declined-honestly / missed / wrong over tests/corpus/prompts.json (each
+Prints acted-right / declined-honestly / missed / wrong over tests/corpus/prompts.json and
+heldout.json (a second set written after the rules; its first run is in the commit log) (each
 prompt on a fresh project, s01's bash and s02's tools), the in-scope done rate, and the
 worst time to read a prompt: adversarial shapes of 60 KB and 1 MB, and of the longest prompt
 it reads (2,000 characters), next to a seed prompt's time, measured in the same run.
@@ -19,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from playbook_corpus import judge, load, toolboxes_for
+from playbook_corpus import CORPUS, HELD_OUT, judge, load, toolboxes_for
 
 from agentlib.offline import offline_client
 from agentlib.offline.parser import parse
@@ -37,12 +38,12 @@ SHAPES = {
 }
 
 
-def corpus() -> None:
+def corpus(path: Path) -> None:
     tally: collections.Counter = collections.Counter()
     per_box: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     wrong = []
     with tempfile.TemporaryDirectory() as tmp:
-        for number, entry in enumerate(load()):
+        for number, entry in enumerate(load(path)):
             for box in toolboxes_for(entry):
                 outcome = judge(entry, box, Path(tmp) / f"{number}-{box}")
                 tally[outcome.verdict] += 1
@@ -51,7 +52,7 @@ def corpus() -> None:
                 if outcome.verdict == "wrong":
                     wrong.append(f"{box} {entry['p']!r}: {outcome.reason}")
     runs = sum(tally.values())
-    print(f"corpus: {len(load())} prompts, {runs} runs (prompt x toolbox)")
+    print(f"{path.name}: {len(load(path))} prompts, {runs} runs (prompt x toolbox)")
     print(
         f"  acted right {tally['right']}, declined honestly {tally['declined']} (expected), "
         f"declined in scope {tally['miss']}, wrong {tally['wrong']}"
@@ -104,5 +105,6 @@ def timings() -> None:
 
 if __name__ == "__main__":
     if "--timing" not in sys.argv:
-        corpus()
+        corpus(CORPUS)
+        corpus(HELD_OUT)
     timings()
