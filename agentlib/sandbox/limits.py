@@ -38,8 +38,8 @@ def rlimit_preamble(limits: Limits, mode: str) -> str:
     """Shell code that sets the call's rlimits, then runs ``$1`` (inside the namespace, if any)."""
     setup = f"ulimit -v {limits.memory_bytes // 1024} || exit 125; "
     processes = limits.processes
-    if mode == "none":  # no namespace: NPROC counts every process this user already runs
-        processes += _processes_of(os.getuid())
+    if mode == "none" and os.getuid() != 0:  # no namespace: NPROC counts all the user's tasks
+        processes += _processes_of(os.getuid())  # (root is exempt from NPROC: the cgroup bounds it)
     setup += f"ulimit -u {processes} || exit 125; "
     return setup + 'exec "$0" -c "$1"'
 
@@ -152,14 +152,11 @@ class CallCgroup:
             return None
         return cls(dirs, kind)
 
-    def attach(self) -> None:
-        """Move the calling process into the cgroup (run in the child, before exec)."""
-        for folder in self.dirs.values():
-            fd = os.open(folder / "cgroup.procs", os.O_WRONLY)
-            try:
-                os.write(fd, b"0")
-            finally:
-                os.close(fd)
+    def joining_argv(self, argv: list[str]) -> list[str]:
+        """``argv`` run by a shell that first moves itself into the cgroup: nothing forks outside it."""
+        join = 'for f; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift'
+        procs = [str(folder / "cgroup.procs") for folder in self.dirs.values()]
+        return ["/bin/sh", "-c", join + '; exec "$@"', "sh", *procs, "--", *argv]
 
     def hits(self) -> tuple[bool, bool]:
         """(memory cap hit, process cap hit) during the call, from the kernel's counters."""
@@ -172,7 +169,7 @@ class CallCgroup:
     def remove(self) -> None:
         """Kill whatever is left in the cgroup, then delete it."""
         for folder in self.dirs.values():
-            for _ in range(50):
+            for _ in range(500):
                 try:
                     pids = (folder / "cgroup.procs").read_text().split()
                 except OSError:
@@ -188,7 +185,7 @@ class CallCgroup:
                 except FileNotFoundError:
                     break
                 except OSError:
-                    time.sleep(0.01)  # killed processes take a moment to leave
+                    time.sleep(0.002)  # killed processes take a moment to leave
 
 
 def _counter(path: Path, key: str) -> int:

@@ -130,13 +130,11 @@ def run_command(
     elif mode == "unshare":
         argv = isolation.unshare_argv(argv)
     cgroup = CallCgroup.create(limits)
+    if cgroup is not None:
+        argv = cgroup.joining_argv(argv)
+    # bwrap sets no-new-privileges itself, so it spawns without Python code in the child (faster);
     # root keeps its capabilities only as long as bwrap/unshare need them to build the namespaces
-    harden = hardening.drop_privileges if mode == "none" else hardening.no_new_privileges
-
-    def prepare_child() -> None:
-        if cgroup is not None:
-            cgroup.attach()
-        harden()
+    harden = {"none": hardening.drop_privileges, "unshare": hardening.no_new_privileges}.get(mode)
 
     try:
         proc = subprocess.Popen(
@@ -147,7 +145,7 @@ def run_command(
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # own group: one kill stops all
-            preexec_fn=prepare_child,
+            preexec_fn=harden,
         )
     except (OSError, subprocess.SubprocessError) as exc:
         if cgroup is not None:
