@@ -33,12 +33,12 @@ class Fallback:
         if zh:
             return say(
                 f"{DECLINED[1]}你问的是：{clip(prompt, 200)!r}。我是 agentlib 的离线模型，不是 Claude："
-                f"我只按固定的规则做简单的工作区任务，没能理解这一部分：{part!r}，所以什么都没做。"
+                f"我只按固定的规则做简单的工作区任务，没能处理这一部分：{part!r}，所以什么都没做。"
                 f"可以换个说法，一次只提一个简单任务，例如{EXAMPLES_ZH}；或者使用真实模型。{go_live}"
             )
         return say(
             f"{DECLINED[0]} You asked: {clip(prompt, 200)!r}. I am agentlib's offline model, not "
             "Claude: I follow a fixed playbook of simple workspace tasks, and I could not "
-            f"understand this part: {part!r}, so I did nothing. Try rephrasing it as tasks I "
+            f"handle this part: {part!r}, so I did nothing. Try rephrasing it as tasks I "
             f"know, e.g. {EXAMPLES}; or use a real model. {go_live}"
         )
