@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import anthropic
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
-from agentlib.offline import Fallback, offline_client
+from agentlib.offline import Fallback, Offline, offline_client
 
 BASH = {
     "name": "bash",
@@ -143,3 +147,63 @@ def test_sdk_block_objects_are_sent_as_valid_json(client):
         {"role": "user", "content": "again"},
     ]
     assert send(client, messages=messages).content[0].type == "text"
+
+
+# any JSON at all: the answer is the API's error shape (or a reply), never an exception
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.sampled_from(["", " ", "user", "assistant", "text", "tool_use", "tool_result", "toolu_1"]),
+)
+KEYS = st.sampled_from(
+    ["type", "text", "id", "name", "input", "tool_use_id", "content", "role", "input_schema"]
+)
+JSON = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(KEYS, inner, max_size=4)),
+    max_leaves=12,
+)
+BODIES = st.fixed_dictionaries(
+    {
+        "model": st.one_of(st.just("agentlib-offline"), SCALARS),
+        "max_tokens": st.one_of(st.just(10), SCALARS),
+        "messages": st.lists(
+            st.fixed_dictionaries(
+                {"role": st.one_of(st.sampled_from(["user", "assistant"]), JSON), "content": JSON}
+            ),
+            max_size=4,
+        ),
+    },
+    optional={"tools": JSON, "tool_choice": JSON, "system": JSON},
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(BODIES, JSON))
+@example(
+    {
+        "model": "agentlib-offline",
+        "max_tokens": 10,
+        "messages": [{"role": "user", "content": [{"type": []}]}],
+    }
+)
+@example(
+    {
+        "model": "m",
+        "max_tokens": 1,
+        "messages": [{"role": "user", "content": "hi"}],
+        "tool_choice": {"type": {}},
+    }
+)
+def test_any_json_gets_an_answer_in_the_apis_shape(body):
+    answer = Offline([Fallback()]).handle(
+        "POST",
+        "/v1/messages",
+        json.dumps(body).encode(),
+        {"x-api-key": "any", "anthropic-version": "2023-06-01"},
+    )
+    payload = json.loads(answer.body)
+    if answer.status != 200:
+        assert answer.status in (400, 404)
+        assert payload["type"] == "error" and payload["error"]["message"]

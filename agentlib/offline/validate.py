@@ -148,13 +148,13 @@ def validate_request(body: Any, models: Mapping[str, int]) -> None:
     _check_system(body.get("system"))
     _check_tool_choice(body.get("tool_choice"), _check_tools(body.get("tools")))
     _check_messages(body["messages"])
-    kinds = {
-        b.get("type")
+    tool_blocks = (
+        b.get("type") in ("tool_use", "tool_result")
         for m in body["messages"]
         if isinstance(m["content"], list)
         for b in m["content"]
-    }
-    if kinds & {"tool_use", "tool_result"} and not body.get("tools"):
+    )
+    if any(tool_blocks) and not body.get("tools"):
         raise InvalidRequest(
             "tools-defined",
             "Requests which include `tool_use` or `tool_result` blocks must define tools.",
@@ -235,7 +235,7 @@ def _check_tool_choice(choice: Any, tool_names: set[str]) -> None:
     if choice is None:
         return
     kind = choice.get("type") if isinstance(choice, dict) else None
-    if kind not in TOOL_CHOICE_FIELDS:
+    if not isinstance(kind, str) or kind not in TOOL_CHOICE_FIELDS:
         expected = ", ".join(f"'{t}'" for t in TOOL_CHOICE_FIELDS)
         raise InvalidRequest(
             "tool-choice-type",
@@ -278,7 +278,7 @@ def _check_block(block: Any, role: Any, where: str) -> None:
     kind = block.get("type")
     if kind is None:
         raise InvalidRequest("field-required", f"{where}.type: Field required")
-    if kind not in BLOCK_FIELDS:
+    if not isinstance(kind, str) or kind not in BLOCK_FIELDS:
         expected = ", ".join(f"'{t}'" for t in BLOCK_FIELDS)
         raise InvalidRequest(
             "block-type",
@@ -325,7 +325,7 @@ def _check_result_content(content: Any, where: str) -> None:
         raise InvalidRequest("field-type", f"{where}: Input should be a valid string or list")
     for k, part in enumerate(content):
         kind = part.get("type") if isinstance(part, dict) else None
-        if kind not in RESULT_CONTENT_FIELDS:
+        if not isinstance(kind, str) or kind not in RESULT_CONTENT_FIELDS:
             expected = ", ".join(f"'{t}'" for t in RESULT_CONTENT_FIELDS)
             raise InvalidRequest(
                 "block-type",
