@@ -71,7 +71,7 @@ def run_bash(command: str) -> str:
     return out[:50000] if out else "(no output)"
 
 
-box = agentlib.s02_tools(ws)  # notebook 03's five tools
+box = agentlib.s02_tools(ws)  # the course's five s02 tools (notebook 03)
 TOOLS = box.TOOLS
 
 
