@@ -146,7 +146,7 @@ def normalize_messages(messages: list[Any]) -> list[dict[str, Any]]:
     """Clean a history before it is sent: the seed's three jobs, done so the API accepts the result.
 
     1. SDK objects become dicts and ``_``-prefixed keys are stripped.
-    2. Consecutive messages with the same role are merged (the API wants alternation).
+    2. Consecutive messages with the same role are merged (the API would combine them too).
     3. A ``tool_use`` with no ``tool_result`` in the next message gets a ``(cancelled)``
        result placed right after it, so the history is valid again; results that follow
        other blocks in that message move to its front, where the API wants them.
