@@ -13,6 +13,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
+import typing_extensions
 from anthropic.types import ToolChoiceParam, ToolParam
 from anthropic.types.message_content_param import MessageContentParam
 from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
@@ -90,7 +91,8 @@ def _by_type(union: Any) -> dict[str, frozenset[str]]:
     for member in typing.get_args(union):
         if not hasattr(member, "__required_keys__"):
             continue  # the SDK's response models, which it also accepts, dump to these shapes
-        (kind,) = typing.get_args(typing.get_type_hints(member)["type"])
+        # typing_extensions strips the SDK's Required[...] wrappers on every Python (typing does not on 3.10)
+        (kind,) = typing.get_args(typing_extensions.get_type_hints(member)["type"])
         fields[kind] = _keys(member)
     return fields
 
