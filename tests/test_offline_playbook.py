@@ -280,3 +280,10 @@ def test_decline_names_the_part_and_answers_in_the_prompts_language(ws, prompt):
     assert tools_used(state) == []
     assert ("离线模型" in answer) == (not prompt.isascii())
     assert repr(prompt.replace("一下", "一下")) in answer
+
+
+@TOOLBOXES
+def test_a_file_that_says_error_is_shown_not_taken_for_a_failed_read(ws, toolbox):
+    (ws.root / "log.txt").write_text("Error: disk full\nTraceback (most recent call last):\n")
+    (answer,), _ = run(ws, toolbox, "show log.txt")
+    assert answer.startswith("Here is log.txt:") and "Error: disk full" in answer

@@ -14,6 +14,7 @@ from collections.abc import Generator
 from typing import Any
 
 from agentlib.offline.actions import Act, Actions, failed, quote, tr
+from agentlib.offline.conversation import Result
 from agentlib.offline.words import RUNNERS
 
 Play = Generator[Act, Any, str]
@@ -105,7 +106,8 @@ def show(
     shown = yield Act(
         [act.read(path, head=head, tail=tail)], tr(zh, f"I'll read {path}.", f"我来读取 {path}。")
     )
-    if failed(shown):
+    # a file may itself hold 'Error:' or a traceback: only the tool's own failure counts here
+    if _read_failed(act, shown):
         return (
             tr(zh, f"I could not read {path}. The tool said:", f"没能读取 {path}。工具输出：")
             + "\n"
@@ -152,3 +154,10 @@ def run(act: Actions, zh: bool, path: str | None = None, command: str | None = N
             + quote(out.text)
         )
     return tr(zh, f"`{command}` printed:", f"`{command}` 输出：") + "\n" + quote(out.text)
+
+
+def _read_failed(act: Actions, shown: Result) -> bool:
+    """read_file says so itself; cat/head/tail fail with their own name or a non-zero exit code."""
+    if act.has("read_file") or shown.is_error:
+        return shown.is_error
+    return bool(re.search(r"\[exit code [1-9]\d*\]\s*$|^(?:cat|head|tail): ", shown.text))
