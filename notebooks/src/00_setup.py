@@ -135,10 +135,11 @@ ws.write_file("main.py", 'print("main")\n')
 # %%
 from agentlib.widgets import live
 
-diagram = live(offline=OFFLINE)
+tools = course.tools(agentlib.s02_tools(ws))
+diagram = live(offline=OFFLINE, tools=tools)
 state = agentlib.agent_loop(
     [{"role": "user", "content": "List all Python files in this directory"}],
-    client=client, model=MODEL, tools=course.tools(agentlib.s02_tools(ws)), on_event=diagram.on_event,
+    client=client, model=MODEL, tools=tools, on_event=diagram.on_event,
 )
 print(f"{state.rounds} rounds; stopped because {state.why}")
 if OFFLINE:
@@ -153,9 +154,10 @@ if OFFLINE:
 # %%
 from agentlib.widgets import show
 
-run = course.run_script(course.tools(agentlib.s02_tools(ws)))
+tools = course.tools(agentlib.s02_tools(ws))
+run = course.run_script(tools)
 if run:
-    display(show(run, offline=True))
+    display(show(run, offline=True, tools=tools))
 
 # %% [markdown]
 # ## Exercises

@@ -382,9 +382,10 @@ check_agent_loop(agent_loop)
 # %%
 from agentlib.widgets import show
 
-run = course.run_script(course.tools(agentlib.s01_tools(ws)), system=SYSTEM)
+tools = course.tools(agentlib.s01_tools(ws))
+run = course.run_script(tools, system=SYSTEM)
 if run:
-    display(show(run, offline=True))
+    display(show(run, offline=True, tools=tools))
 
 # %% [markdown]
 # ## Quiz

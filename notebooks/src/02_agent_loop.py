@@ -118,7 +118,7 @@ from agentlib.widgets import show
 
 history = [{"role": "user", "content": 'Create a file called hello.py that prints "Hello, World!"'}]
 agent_loop(history)
-show(history, offline=OFFLINE)
+show(history, offline=OFFLINE, tools=TOOLS)
 
 # %%
 print(run_bash("python3 hello.py"))
@@ -126,7 +126,7 @@ if OFFLINE:
     assert run_bash("python3 hello.py") == "Hello, World!"
 history = [{"role": "user", "content": "List all Python files in this directory"}]
 agent_loop(history)
-show(history, offline=OFFLINE)
+show(history, offline=OFFLINE, tools=TOOLS)
 
 # %% [markdown]
 # The third prompt needs a git repository; we make the workspace one (branch `main`):
@@ -135,7 +135,7 @@ show(history, offline=OFFLINE)
 print(run_bash("git init -q -b main && echo initialised"))
 history = [{"role": "user", "content": "What is the current git branch?"}]
 agent_loop(history)
-show(history, offline=OFFLINE)
+show(history, offline=OFFLINE, tools=TOOLS)
 
 # %%
 history = [{"role": "user", "content": "Create a directory called test_output and write 3 files in it"}]
@@ -144,7 +144,7 @@ made = sorted(p.name for p in (WORKDIR / "test_output").iterdir())
 print(made)
 if OFFLINE:
     assert len(made) == 3
-show(history, offline=OFFLINE)
+show(history, offline=OFFLINE, tools=TOOLS)
 
 # %% [markdown]
 # ## 2. The walkthrough, as a real run
@@ -358,12 +358,12 @@ client, MODEL = saved
 # %%
 from agentlib.widgets import live
 
-diagram = live(offline=True)
+tools = course.tools(agentlib.Toolbox.from_dicts(TOOLS, {"bash": run_bash}))
+diagram = live(offline=True, tools=tools)
 script_client, script_model = offline_client(same_script())
 state = agentlib.agent_loop(
     [{"role": "user", "content": question}], client=script_client, model=script_model,
-    tools=course.tools(agentlib.Toolbox.from_dicts(TOOLS, {"bash": run_bash})), system=SYSTEM,
-    on_event=diagram.on_event,
+    tools=tools, system=SYSTEM, on_event=diagram.on_event,
 )
 assert agentlib.to_dict(by_hand) == state.messages
 print(f"same transcript: {len(state.messages)} messages, stopped on {state.stop_reason!r}")
@@ -383,7 +383,7 @@ print(f"same transcript: {len(state.messages)} messages, stopped on {state.stop_
 question = "Create a file called notes.txt containing hello"
 mine = [{"role": "user", "content": question}]
 agent_loop(mine)
-show(mine, offline=OFFLINE)
+show(mine, offline=OFFLINE, tools=TOOLS)
 
 # %% [markdown]
 # ## What to take away
@@ -413,9 +413,10 @@ show(mine, offline=OFFLINE)
 # plus yours (see `99_appendix`). By default it does nothing.
 
 # %%
-run = course.run_script(course.tools(agentlib.s01_tools(ws)), system=SYSTEM)
+tools = course.tools(agentlib.s01_tools(ws))
+run = course.run_script(tools, system=SYSTEM)
 if run:
-    display(show(run, offline=True))
+    display(show(run, offline=True, tools=tools))
 
 # %% [markdown]
 # ## Quiz: s01

@@ -425,7 +425,7 @@ def ask(query: str):
     start = len(history)
     history.append({"role": "user", "content": query})
     agent_loop(history)
-    return show(history[start:], offline=OFFLINE)
+    return show(history[start:], offline=OFFLINE, tools=TOOLS)
 
 
 ask("Read the file requirements.txt")
@@ -479,9 +479,10 @@ compare_view(
 # plus yours (see `99_appendix`). By default it does nothing.
 
 # %%
-run = course.run_script(course.tools(agentlib.s02_tools(ws)), system=SYSTEM)
+tools = course.tools(agentlib.s02_tools(ws))
+run = course.run_script(tools, system=SYSTEM)
 if run:
-    display(show(run, offline=True))
+    display(show(run, offline=True, tools=tools))
 
 # %% [markdown]
 # ## Quiz

@@ -443,9 +443,10 @@ for read_only in (True, False):
 # %%
 from agentlib.widgets import show
 
-run = course.run_script(course.tools(agentlib.s02_tools(ws)))
+tools = course.tools(agentlib.s02_tools(ws))
+run = course.run_script(tools)
 if run:
-    display(show(run, offline=True))
+    display(show(run, offline=True, tools=tools))
 
 # %% [markdown]
 # ## Quiz: s02

@@ -143,7 +143,7 @@ else:
     else:
         model_client, model_name = client, MODEL
     tools = course.tools(agentlib.Toolbox.from_dicts(TOOLS, TOOL_HANDLERS))
-    diagram = live(offline=OFFLINE)
+    diagram = live(offline=OFFLINE, tools=tools)
     state = agentlib.agent_loop([{"role": "user", "content": QUESTION}], client=model_client,
                                 model=model_name, tools=tools, on_event=diagram.on_event)
     for event in state.events:
@@ -258,7 +258,7 @@ script_client, script_model = offline_client(Script(call("char_count", text="abc
 failed = agentlib.agent_loop([{"role": "user", "content": "Count the characters of abc"}],
                              client=script_client, model=script_model, tools=crashing)
 print(failed.messages[2]["content"][0])
-show(failed, offline=True)
+show(failed, offline=True, tools=crashing)
 
 # %% [markdown]
 # ## For instructors
@@ -267,9 +267,10 @@ show(failed, offline=True)
 # plus yours (see `99_appendix`). By default it does nothing.
 
 # %%
-run = course.run_script(course.tools(agentlib.s02_tools(ws)))
+tools = course.tools(agentlib.s02_tools(ws))
+run = course.run_script(tools)
 if run:
-    display(show(run, offline=True))
+    display(show(run, offline=True, tools=tools))
 
 # %% [markdown]
 # ## Quiz

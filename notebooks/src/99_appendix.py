@@ -167,9 +167,10 @@ with expect_error(KeyError, why="a missing MODEL_ID fails at start-up, naming th
 # %%
 from agentlib.widgets import show
 
-run = course.run_script(course.tools(agentlib.s02_tools(ws)))
+tools = course.tools(agentlib.s02_tools(ws))
+run = course.run_script(tools)
 if run:
-    display(show(run, offline=True))
+    display(show(run, offline=True, tools=tools))
 else:
     print("no SCRIPT set: nothing to run")
 
