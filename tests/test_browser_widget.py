@@ -436,6 +436,22 @@ def test_jupyterlab_runs_the_notebook_and_the_widget_steps(browser, jupyterlab, 
         page.keyboard.press("ArrowRight")
         assert page.text_content(".ad-pos") == f"Round 2 of {rounds}"
         assert page.text_content(".ad-live[aria-live=polite]").startswith(f"Round 2 of {rounds}: ")
+        # keys the notebook itself binds in command mode (up/down move between cells, "d d"
+        # deletes one) must reach the diagram, not the notebook
+        cells = page.locator(".jp-Notebook .jp-Cell").count()
+        page.keyboard.press("ArrowUp")
+        assert page.text_content(".ad-pos") == f"Round 1 of {rounds}"
+        page.keyboard.press("End")
+        assert page.text_content(".ad-pos").startswith(f"Round {rounds} of {rounds}")
+        page.keyboard.press("ArrowUp")
+        page.keyboard.press("d")
+        page.keyboard.press("d")
+        assert page.text_content(".ad-pos") == f"Round {rounds - 1} of {rounds}"
+        assert page.locator(".jp-Notebook .jp-Cell").count() == cells
+        page.keyboard.press("ArrowDown")
+        assert page.text_content(".ad-pos").startswith(f"Round {rounds} of {rounds}")
+        page.keyboard.press("Home")
+        page.keyboard.press("ArrowRight")
         if have_offline:
             page.click(".ad-prev")
             page.click(".ad-next")  # leave round 2 (two reads, one ERROR) for the picture

@@ -262,7 +262,10 @@ function render({ model, el }) {
     onchange: () => { ui.predict = predictBox.checked; draw(true); } });
   const inferred = h("p", { class: "ad-note ad-inferred" });
   const root = h("div", { class: "ad-root", tabindex: 0, role: "region", "aria-label": "Round diagram",
-    "aria-keyshortcuts": "ArrowLeft ArrowRight ArrowUp ArrowDown Home End" },
+    "aria-keyshortcuts": "ArrowLeft ArrowRight ArrowUp ArrowDown Home End",
+    // Lumino (JupyterLab, Notebook 7) handles keys at the document before they reach us:
+    // this attribute makes it leave the diagram's keys alone (no cell moves or deletes)
+    "data-lm-suppress-shortcuts": "true" },
     h("header", { class: "ad-head" }, h("strong", {}, "Round diagram"), badge, modelName),
     h("p", { class: "ad-legend ad-muted", title: HARNESS }, LEGEND),
     h("div", { class: "ad-controls" },
