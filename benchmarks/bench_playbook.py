@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from playbook_corpus import CORPUS, HELD_OUT, judge, load, toolboxes_for
 
 from agentlib.offline import offline_client
-from agentlib.offline.parser import parse
-from agentlib.offline.request import MAX_PROMPT_CHARS
+from agentlib.offline.playbook.parser import parse
+from agentlib.offline.playbook.request import MAX_PROMPT_CHARS
 
 SHAPES = {
     "letters": "a",

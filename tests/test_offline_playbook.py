@@ -11,8 +11,8 @@ import pytest
 from agentlib import Workspace, agent_loop, s01_tools, s02_tools
 from agentlib.offline import OFFLINE_MODEL, Fallback, Script, offline_client, say
 from agentlib.offline.fallback import DECLINED
-from agentlib.offline.parser import parse
 from agentlib.offline.playbook import Playbook
+from agentlib.offline.playbook.parser import parse
 
 TOOLBOXES = pytest.mark.parametrize("toolbox", [s01_tools, s02_tools], ids=["s01", "s02"])
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentlib.offline.context import advice, context_of
 from agentlib.offline.conversation import last_prompt, offered_tools
-from agentlib.offline.parser import parse
+from agentlib.offline.playbook.context import advice, context_of
+from agentlib.offline.playbook.parser import parse
 from agentlib.offline.script import Reply, say
 from agentlib.text import clip
 

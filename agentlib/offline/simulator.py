@@ -13,12 +13,12 @@ from typing import Any, Protocol
 import anthropic
 import httpx2
 
-from agentlib.offline.context import REQUEST_HEADERS
 from agentlib.offline.errors import OfflineError
 from agentlib.offline.extras.faults import Fault
 from agentlib.offline.extras.sse import message_events
 from agentlib.offline.fallback import Fallback
 from agentlib.offline.playbook import Playbook
+from agentlib.offline.playbook.context import REQUEST_HEADERS
 from agentlib.offline.script import Reply
 from agentlib.offline.usage import fit_to_budget, input_tokens
 from agentlib.offline.validate import InvalidRequest, check_headers, parse_body, validate_request

@@ -10,8 +10,8 @@ from __future__ import annotations
 import ast
 import re
 
-from agentlib.offline.request import Part
-from agentlib.offline.words import (
+from agentlib.offline.playbook.request import Part
+from agentlib.offline.playbook.words import (
     CONFIG_FILES,
     RUNNERS,
     Build,

@@ -10,10 +10,10 @@ import re
 import shlex
 from typing import Any
 
-from agentlib.offline import fileplays
-from agentlib.offline.actions import Act, Actions, failed, quote, tr
-from agentlib.offline.plays import Play
-from agentlib.offline.words import RUNNERS
+from agentlib.offline.playbook import fileplays
+from agentlib.offline.playbook.actions import Act, Actions, failed, quote, tr
+from agentlib.offline.playbook.plays import Play
+from agentlib.offline.playbook.words import RUNNERS
 
 
 def mkdir(act: Actions, zh: bool, paths: list[str], files: int) -> Play:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from agentlib.offline import parts, questions
-from agentlib.offline import words as w
+from agentlib.offline.playbook import parts, questions
+from agentlib.offline.playbook import words as w
 
 F = w.FILE
 N = w.NAME

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agentlib.offline import fileplays, plays, writeplays
-from agentlib.offline.actions import Act, Actions, MissingTools, tr
-from agentlib.offline.context import advice, context_of
 from agentlib.offline.conversation import Round, last_prompt, offered_tools, rounds_since
-from agentlib.offline.parser import parse
-from agentlib.offline.request import Part, Request
+from agentlib.offline.playbook import fileplays, plays, writeplays
+from agentlib.offline.playbook.actions import Act, Actions, MissingTools, tr
+from agentlib.offline.playbook.context import advice, context_of
+from agentlib.offline.playbook.parser import parse
+from agentlib.offline.playbook.request import Part, Request
 from agentlib.offline.script import Reply, call, reply, say
 
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agentlib.offline.request import Part
+from agentlib.offline.playbook.request import Part
 
 FILE = (
     r"(?P<path>\ue000\d+\ue000|\.?[A-Za-z0-9_][A-Za-z0-9_./-]*\.[A-Za-z0-9]{1,8}|\.[A-Za-z][\w-]*)"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from agentlib.offline import chinese, english
-from agentlib.offline.request import (
+from agentlib.offline.playbook import chinese, english
+from agentlib.offline.playbook.request import (
     CJK,
     MARK,
     MAX_CLAUSE_CHARS,
@@ -18,7 +18,7 @@ from agentlib.offline.request import (
     split_clauses,
     unquote,
 )
-from agentlib.offline.words import IT, Change
+from agentlib.offline.playbook.words import IT, Change
 
 SPELLER = Speller(english.TYPO_TARGETS, english.KNOWN_WORDS)
 BOTH_STARTS = re.compile(f"{chinese.START.pattern}|{english.START.pattern}", re.I)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import ast
 import re
 
-from agentlib.offline.request import Part
-from agentlib.offline.words import (
+from agentlib.offline.playbook.request import Part
+from agentlib.offline.playbook.words import (
     IT,
     MATH_WORDS,
     RUNNERS,

@@ -7,7 +7,7 @@ import re
 import shlex
 from typing import Any
 
-from agentlib.offline.actions import Act, Actions, failed, quote, tr
+from agentlib.offline.playbook.actions import Act, Actions, failed, quote, tr
 
 Play = Any
 NOTES = ("no files", "(", "...", "[exit code", "no such file")

@@ -13,9 +13,9 @@ import shlex
 from collections.abc import Generator
 from typing import Any
 
-from agentlib.offline.actions import Act, Actions, failed, quote, tr
 from agentlib.offline.conversation import Result
-from agentlib.offline.words import RUNNERS
+from agentlib.offline.playbook.actions import Act, Actions, failed, quote, tr
+from agentlib.offline.playbook.words import RUNNERS
 
 Play = Generator[Act, Any, str]
 
