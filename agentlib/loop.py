@@ -20,7 +20,7 @@ WHY = {
     "max_tokens": "the reply was cut off at max_tokens; its tool calls (if any) were not run",
     "refusal": "the model declined to continue",
     "model_context_window_exceeded": "the history no longer fits the model's context window",
-    OUT_OF_ROUNDS: "the round limit blew: max_rounds rounds without a final answer",
+    OUT_OF_ROUNDS: "the round limit was reached: max_rounds rounds without a final answer",
 }
 
 

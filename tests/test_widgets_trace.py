@@ -86,10 +86,10 @@ def test_a_sent_history_with_a_missing_tool_result_is_explained():
 
 def test_the_turn_fuse_is_named_on_the_last_round():
     events = examples.long_run(3)[:-3]  # drop the final answer round and Finished
-    events.append(Finished(round=2, stop_reason="max_rounds", why="the round limit blew"))
+    events.append(Finished(round=2, stop_reason="max_rounds", why="the round limit was reached"))
     trace = Trace.from_events(events)
     assert trace.finished["stop_reason"] == "max_rounds"
-    assert trace.rounds[-1]["next"] == "the round limit blew (max_rounds): the loop stops here"
+    assert trace.rounds[-1]["next"] == "the round limit was reached (max_rounds): the loop stops here"
 
 
 @pytest.mark.parametrize("case", sorted(examples.CASES))

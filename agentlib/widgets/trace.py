@@ -193,7 +193,7 @@ class Trace:
         r["meaning"], r["next"] = stop_meaning(stop_reason)
         fuse = self.finished and self.finished["stop_reason"] == "max_rounds"
         if fuse and r["index"] == self.finished["round"]:
-            r["next"] = "the round limit blew (max_rounds): the loop stops here"
+            r["next"] = "the round limit was reached (max_rounds): the loop stops here"
 
     def meta(self) -> dict[str, Any]:
         """Everything but the rounds: model, offline flag, how it finished, protocol problems."""
