@@ -55,7 +55,7 @@ class ToolRan:
 
 @dataclass(frozen=True, kw_only=True)
 class Finished:
-    """The loop returned. ``stop_reason`` is the model's, or ``"max_rounds"`` when the fuse blew."""
+    """The loop returned. ``stop_reason`` is the model's, or ``"max_rounds"`` when the round limit was reached."""
 
     round: int
     stop_reason: str | None
