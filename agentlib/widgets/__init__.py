@@ -10,11 +10,14 @@ predict-before-reveal offer every tool the model could pick, not only those it c
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .compare import CompareView, compare_view
 from .history import trace_from_messages
 from .trace import Trace, tool_specs
+
+if TYPE_CHECKING:  # editors see it; at run time anywidget loads only when a diagram is wanted
+    from .widget import RoundDiagram
 
 __all__ = ["CompareView", "RoundDiagram", "Trace", "compare_view", "live", "show", "to_trace"]
 
@@ -60,8 +63,9 @@ def live(*, offline: bool | None = None, tools: Any = None, display: bool = True
 
 
 def __getattr__(name: str):
-    if name == "RoundDiagram":  # anywidget loads only when a diagram is wanted
+    if name == "RoundDiagram":
         from .widget import RoundDiagram
 
+        globals()["RoundDiagram"] = RoundDiagram  # later lookups, dir() and help() see it
         return RoundDiagram
     raise AttributeError(f"module 'agentlib.widgets' has no attribute {name!r}")
