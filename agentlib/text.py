@@ -7,8 +7,13 @@ from typing import Any
 
 
 def as_text(value: Any) -> str:
-    """A string as it is; anything else as JSON."""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    """A string as it is; anything else as JSON (or ``str()`` when JSON cannot hold it)."""
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):  # e.g. a structure that contains itself
+        return str(value)
 
 
 def cut_marker(what: str) -> str:

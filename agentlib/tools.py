@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -12,6 +11,7 @@ from typing import Any
 import pydantic
 
 from .errors import ToolError
+from .text import as_text
 from .tool_checks import check_tools, schema_problems
 
 
@@ -115,14 +115,7 @@ class ToolOutcome:
 
 
 def _as_text(value: Any) -> str:
-    if value is None:
-        return "(no output)"
-    if isinstance(value, str):
-        return value
-    try:
-        return json.dumps(value, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        return str(value)
+    return "(no output)" if value is None else as_text(value)
 
 
 class Toolbox:

@@ -48,3 +48,9 @@ def test_clip_never_exceeds_the_limit_and_accounts_for_every_character(text, lim
 )
 def test_as_text_keeps_strings_and_writes_the_rest_as_json(value, text):
     assert as_text(value) == text
+
+
+def test_as_text_falls_back_to_str_when_json_cannot_hold_the_value():
+    loop: list = []
+    loop.append(loop)
+    assert as_text(loop) == "[[...]]"
