@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import tempfile
+
 import nbformat
 import pytest
 
@@ -328,3 +330,17 @@ def test_empty_parameters_are_read_from_the_environment(instructor_module, monke
     with pytest.raises(ParameterError, match=r"^EXTRA_TOOLS \(from AGENTLIB_EXTRA_TOOLS\)="):
         Course("offline", None, "", "")
     assert Course("offline", None, "recording_tools:shout", "").extra_tools_label == "EXTRA_TOOLS"
+
+
+def test_a_course_that_fails_to_set_up_leaves_no_temporary_folder(tmp_path, monkeypatch):
+    (tmp_path / "broken_tools.py").write_text(BROKEN_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv(FORCE_OFFLINE, "1")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    with pytest.raises(ParameterError):
+        Course("offline", None, "broken_tools:bash", "", name="failing")
+    assert list(temp.iterdir()) == []
+    Course("offline", None, "", "", name="working")
+    assert [p.name.startswith("working-") for p in temp.iterdir()] == [True]

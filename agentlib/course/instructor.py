@@ -11,6 +11,7 @@ import copy
 import importlib
 import os
 import runpy
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -132,14 +133,20 @@ class Course:
         self.script_spec, self.script_label = from_env("SCRIPT", script)
         self.extras: list[Tool] = _loaded(self.extra_tools_label, self.extra_tools_spec, load_tools)
         self.script = _loaded(self.script_label, self.script_spec, load_script)
-        self.workspace = Workspace(workspace or tempfile.mkdtemp(prefix=f"{name}-"))
-        course_tools = s02_tools(self.workspace).names
-        problems = _tool_problems(
-            self.extra_tools_label, self.extra_tools_spec, self.extras, course_tools
-        )
-        if problems:
-            raise ParameterError("\n".join(problems))
-        self.client, self.model = connect(backend=backend)
+        made = None if workspace else tempfile.mkdtemp(prefix=f"{name}-")
+        try:
+            self.workspace = Workspace(workspace or made)
+            course_tools = s02_tools(self.workspace).names
+            problems = _tool_problems(
+                self.extra_tools_label, self.extra_tools_spec, self.extras, course_tools
+            )
+            if problems:
+                raise ParameterError("\n".join(problems))
+            self.client, self.model = connect(backend=backend)
+        except BaseException:
+            if made is not None:  # a set-up that fails leaves no temporary folder behind
+                shutil.rmtree(made, ignore_errors=True)
+            raise
         self.offline = str(self.client.base_url).startswith(OFFLINE_BASE_URL)  # in-process model
         for line in self._facts():
             print(f"agentlib: {line}")
