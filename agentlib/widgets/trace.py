@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from ..events import Finished, ModelReplied, RoundStarted, ToolRan
+from ..loop import OUT_OF_ROUNDS
 from ..messages import check_history, content_blocks, to_dict, tool_pairing_problems
 from ..text import as_text, clip
 from .reasons import stop_meaning
@@ -175,7 +176,7 @@ class Trace:
                 "stop_reason": event.stop_reason,
                 "why": event.why,
             }
-            if event.stop_reason == "max_rounds":
+            if event.stop_reason == OUT_OF_ROUNDS:
                 self._set_stop(r, r["stop_reason"])
             calls = [b for b in r["reply"] or [] if b.get("id") in r["unanswered"]]
             history, count = self._last_sent
@@ -191,8 +192,8 @@ class Trace:
     def _set_stop(self, r: dict[str, Any], stop_reason: str | None) -> None:
         r["stop_reason"] = stop_reason
         r["meaning"], r["next"] = stop_meaning(stop_reason)
-        fuse = self.finished and self.finished["stop_reason"] == "max_rounds"
-        if fuse and r["index"] == self.finished["round"]:
+        limit_reached = self.finished and self.finished["stop_reason"] == OUT_OF_ROUNDS
+        if limit_reached and r["index"] == self.finished["round"]:
             r["next"] = "the round limit was reached (max_rounds): the loop stops here"
 
     def meta(self) -> dict[str, Any]:
