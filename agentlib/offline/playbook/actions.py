@@ -117,7 +117,7 @@ def tr(zh: bool, english: str, chinese: str) -> str:
 
 
 def quote(text: str, limit: int = 1500) -> str:
-    """Tool output as an indented block for the final answer, cut if long."""
+    """Tool output as an indented block on the lines below a sentence of the answer, cut if long."""
     text = text.rstrip() or "(no output)"
     text = clip(text, limit)
-    return "\n".join("    " + line for line in text.splitlines())
+    return "".join("\n    " + line for line in text.splitlines())

@@ -61,10 +61,8 @@ def list_files(act: Actions, zh: bool, **p: Any) -> Play:
     """List files (by folder, extension, name, hidden, recursively, skipping folders)."""
     out = yield Act([_listing(act, p)], tr(zh, "I'll look for the files.", "我来查找文件。"))
     if failed(out):
-        return (
-            tr(zh, "The listing failed. The tool said:", "列出文件失败。工具输出：")
-            + "\n"
-            + quote(out.text)
+        return tr(zh, "The listing failed. The tool said:", "列出文件失败。工具输出：") + quote(
+            out.text
         )
     found = [path for path in _paths(out.text) if _keep(path, p, p.get("folder"))]
     python = p.get("ext") == ["py"] and not p.get("folder") and not p.get("skip")
@@ -95,10 +93,8 @@ def count(act: Actions, zh: bool, unit: str, paths: list[str] | None = None, **p
             tr(zh, f"I'll count with `{command}`.", f"我用 `{command}` 来统计。"),
         )
         if failed(out):
-            return (
-                tr(zh, "Counting failed. The tool said:", "统计失败。工具输出：")
-                + "\n"
-                + quote(out.text)
+            return tr(zh, "Counting failed. The tool said:", "统计失败。工具输出：") + quote(
+                out.text
             )
         rows = [line.split(None, 1) for line in out.text.splitlines() if line.strip()]
         counts = [
@@ -109,17 +105,15 @@ def count(act: Actions, zh: bool, unit: str, paths: list[str] | None = None, **p
             tr(zh, f"{name} has {number} {word}.", f"{name} 有 {number} {word}。")
             for name, number in counts
         ]
-        return " ".join(said) + "\n" + quote(out.text)
+        return " ".join(said) + quote(out.text)
     p = {"hidden": "no", "recursive": True, **p}
     out = yield Act(
         [_listing(act, p, files_only=True)],
         tr(zh, "I'll list the files to count them.", "我先列出文件再数。"),
     )
     if failed(out):
-        return (
-            tr(zh, "The listing failed. The tool said:", "列出文件失败。工具输出：")
-            + "\n"
-            + quote(out.text)
+        return tr(zh, "The listing failed. The tool said:", "列出文件失败。工具输出：") + quote(
+            out.text
         )
     found = [
         path
@@ -150,11 +144,7 @@ def search(act: Actions, zh: bool, text: str, imports: bool, **p: Any) -> Play:
     )
     nothing = out.text.strip().endswith("[exit code 1]") and not _paths(out.text)
     if failed(out) and not nothing:
-        return (
-            tr(zh, "The search failed. The tool said:", "搜索失败。工具输出：")
-            + "\n"
-            + quote(out.text)
-        )
+        return tr(zh, "The search failed. The tool said:", "搜索失败。工具输出：") + quote(out.text)
     found = sorted(path for path in _paths(out.text) if _keep(path, {**p, "hidden": "also"}, None))
     verb = (
         tr(zh, f"import {text}", f"导入了 {text}")
@@ -166,7 +156,7 @@ def search(act: Actions, zh: bool, text: str, imports: bool, **p: Any) -> Play:
         )
     )
     if not found:
-        return tr(zh, f"No files {verb}.", f"没有文件{verb}。") + "\n" + quote(out.text)
+        return tr(zh, f"No files {verb}.", f"没有文件{verb}。") + quote(out.text)
     if zh:
         return f"{len(found)} 个文件{verb}：" + "、".join(found)
     return f"{len(found)} file{'s' if len(found) != 1 else ''} {verb}:\n" + "\n".join(
@@ -209,17 +199,13 @@ def transfer(act: Actions, zh: bool, verb: str, src: str, dest: str, into: bool)
         tr(zh, f"I'll {verb} {src}.", f"我来{'移动' if verb == 'move' else '复制'} {src}。"),
     )
     if failed(out):
-        return (
-            tr(
-                zh,
-                f"I could not {verb} {src}. The tool said:",
-                f"没能{'移动' if verb == 'move' else '复制'} {src}。工具输出：",
-            )
-            + "\n"
-            + quote(out.text)
-        )
+        return tr(
+            zh,
+            f"I could not {verb} {src}. The tool said:",
+            f"没能{'移动' if verb == 'move' else '复制'} {src}。工具输出：",
+        ) + quote(out.text)
     done = tr(zh, "Moved" if verb == "move" else "Copied", "已移动" if verb == "move" else "已复制")
-    return tr(zh, f"{done}:", f"{done}：") + "\n" + quote(out.text)
+    return tr(zh, f"{done}:", f"{done}：") + quote(out.text)
 
 
 def delete(act: Actions, zh: bool, paths: list[str]) -> Play:
@@ -236,16 +222,10 @@ def delete(act: Actions, zh: bool, paths: list[str]) -> Play:
         tr(zh, f"I'll delete {', '.join(paths)}.", f"我来删除 {'、'.join(paths)}。"),
     )
     if failed(out):
-        return (
-            tr(zh, "I could not delete it. The tool said:", "没能删除。工具输出：")
-            + "\n"
-            + quote(out.text)
+        return tr(zh, "I could not delete it. The tool said:", "没能删除。工具输出：") + quote(
+            out.text
         )
-    return (
-        tr(zh, f"Deleted {', '.join(paths)}.", f"已删除 {'、'.join(paths)}。")
-        + "\n"
-        + quote(out.text)
-    )
+    return tr(zh, f"Deleted {', '.join(paths)}.", f"已删除 {'、'.join(paths)}。") + quote(out.text)
 
 
 def delete_ext(act: Actions, zh: bool, folder: str, ext: list[str]) -> Play:
@@ -266,12 +246,10 @@ def delete_ext(act: Actions, zh: bool, folder: str, ext: list[str]) -> Play:
         ),
     )
     if failed(out):
-        return (
-            tr(zh, "I could not delete them. The tool said:", "没能删除。工具输出：")
-            + "\n"
-            + quote(out.text)
+        return tr(zh, "I could not delete them. The tool said:", "没能删除。工具输出：") + quote(
+            out.text
         )
-    return tr(zh, "Deleted these files:", "已删除这些文件：") + "\n" + quote(out.text)
+    return tr(zh, "Deleted these files:", "已删除这些文件：") + quote(out.text)
 
 
 def replace_command(path: str, old: str, new: str, every: bool, words: bool) -> str:

@@ -51,15 +51,11 @@ def git(act: Actions, zh: bool, what: str, n: int) -> Play:
         )
         ref = re.search(r"ref: refs/heads/(\S+)", head.text)
         if failed(head) or not ref:
-            return (
-                tr(
-                    zh,
-                    "I could not find a branch in .git/HEAD. The tool said:",
-                    "在 .git/HEAD 里没找到分支。工具输出：",
-                )
-                + "\n"
-                + quote(head.text)
-            )
+            return tr(
+                zh,
+                "I could not find a branch in .git/HEAD. The tool said:",
+                "在 .git/HEAD 里没找到分支。工具输出：",
+            ) + quote(head.text)
         return tr(
             zh,
             f"The current git branch is `{ref[1]}` (from .git/HEAD).",
@@ -73,14 +69,12 @@ def git(act: Actions, zh: bool, what: str, n: int) -> Play:
     }[what]
     out = yield Act([act.run(command)], tr(zh, "I'll ask git.", "我来问 git。"))
     if failed(out):
-        return (
-            tr(zh, f"git reported an error. `{command}` said:", f"git 报错了。`{command}` 输出：")
-            + "\n"
-            + quote(out.text)
-        )
+        return tr(
+            zh, f"git reported an error. `{command}` said:", f"git 报错了。`{command}` 输出："
+        ) + quote(out.text)
     text = out.text.strip()
     if what != "branch":
-        return tr(zh, f"`{command}` says:", f"`{command}` 的输出：") + "\n" + quote(text)
+        return tr(zh, f"`{command}` says:", f"`{command}` 的输出：") + quote(text)
     if not text or text == "(no output)":
         return tr(
             zh,
@@ -108,11 +102,9 @@ def show(
     )
     # a file may itself hold 'Error:' or a traceback: only the tool's own failure counts here
     if _read_failed(act, shown):
-        return (
-            tr(zh, f"I could not read {path}. The tool said:", f"没能读取 {path}。工具输出：")
-            + "\n"
-            + quote(shown.text)
-        )
+        return tr(
+            zh, f"I could not read {path}. The tool said:", f"没能读取 {path}。工具输出："
+        ) + quote(shown.text)
     text = shown.text
     if tail and act.has("read_file"):
         text = "\n".join(text.rstrip("\n").splitlines()[-tail:])
@@ -123,7 +115,7 @@ def show(
         if tail
         else path
     )
-    answer = tr(zh, f"Here is {which}:", f"这是 {which}：") + "\n" + quote(text)
+    answer = tr(zh, f"Here is {which}:", f"这是 {which}：") + quote(text)
     if verify:
         has_docstring = re.search(r"def \w+\(.*\).*:\s*\n\s*(\"\"\"|''')", text)
         answer += (
@@ -148,12 +140,10 @@ def run(act: Actions, zh: bool, path: str | None = None, command: str | None = N
         command = f"{RUNNERS[path.rpartition('.')[2].lower()]} {shlex.quote(path)}"
     out = yield Act([act.run(command)], tr(zh, f"I'll run `{command}`.", f"我来运行 `{command}`。"))
     if failed(out):
-        return (
-            tr(zh, f"`{command}` failed. It printed:", f"`{command}` 运行出错，输出：")
-            + "\n"
-            + quote(out.text)
+        return tr(zh, f"`{command}` failed. It printed:", f"`{command}` 运行出错，输出：") + quote(
+            out.text
         )
-    return tr(zh, f"`{command}` printed:", f"`{command}` 输出：") + "\n" + quote(out.text)
+    return tr(zh, f"`{command}` printed:", f"`{command}` 输出：") + quote(out.text)
 
 
 def _read_failed(act: Actions, shown: Result) -> bool:

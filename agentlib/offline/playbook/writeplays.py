@@ -31,20 +31,14 @@ def mkdir(act: Actions, zh: bool, paths: list[str], files: int) -> Play:
             tr(zh, "I'll make the folder.", "我来创建文件夹。"),
         )
         if failed(made):
-            return (
-                tr(zh, "I could not make the folder. The tool said:", "文件夹没能创建。工具输出：")
-                + "\n"
-                + quote(made.text)
-            )
-        return (
-            tr(
-                zh,
-                f"Made {', '.join(p + '/' for p in paths)}. `ls` shows:",
-                f"已创建 {'、'.join(p + '/' for p in paths)}。`ls` 显示：",
-            )
-            + "\n"
-            + quote(made.text)
-        )
+            return tr(
+                zh, "I could not make the folder. The tool said:", "文件夹没能创建。工具输出："
+            ) + quote(made.text)
+        return tr(
+            zh,
+            f"Made {', '.join(p + '/' for p in paths)}. `ls` shows:",
+            f"已创建 {'、'.join(p + '/' for p in paths)}。`ls` 显示：",
+        ) + quote(made.text)
     folder = paths[0]
     texts = {
         f"{folder}/file{i}.txt": f"This is file {i} of {files}.\n" for i in range(1, files + 1)
@@ -65,29 +59,21 @@ def mkdir(act: Actions, zh: bool, paths: list[str], files: int) -> Play:
         results = [(yield Act([act.run(f"mkdir -p {shlex.quote(folder)} && {writes}")], intro))]
     problems = [result.text for result in results if failed(result)]
     if problems:
-        return (
-            tr(
-                zh,
-                "Some files could not be written. The tools said:",
-                "有些文件没能写入。工具输出：",
-            )
-            + "\n"
-            + quote("\n".join(problems))
-        )
+        return tr(
+            zh,
+            "Some files could not be written. The tools said:",
+            "有些文件没能写入。工具输出：",
+        ) + quote("\n".join(problems))
     listing = yield Act(
         [act.list_dir(folder)],
         tr(zh, "Let me check what is there now.", "我来看看现在里面有什么。"),
     )
     names = ", ".join(path.rpartition("/")[2] for path in texts)
-    return (
-        tr(
-            zh,
-            f"Created {folder}/ with {files} files ({names}). Listing it shows:",
-            f"已创建 {folder}/，里面有 {files} 个文件（{names}）。列出来是：",
-        )
-        + "\n"
-        + quote(listing.text)
-    )
+    return tr(
+        zh,
+        f"Created {folder}/ with {files} files ({names}). Listing it shows:",
+        f"已创建 {folder}/，里面有 {files} 个文件（{names}）。列出来是：",
+    ) + quote(listing.text)
 
 
 def _source(path: str, message: str) -> str:
@@ -119,31 +105,21 @@ def create(act: Actions, zh: bool, paths: list[str], **what: Any) -> Play:
     results = results if isinstance(results, list) else [results]
     bad = [r.text for r in results if failed(r)]
     if bad:
-        return (
-            tr(zh, f"I could not create {names}. The tool said:", f"没能创建 {names}。工具输出：")
-            + "\n"
-            + quote("\n".join(bad))
-        )
+        return tr(
+            zh, f"I could not create {names}. The tool said:", f"没能创建 {names}。工具输出："
+        ) + quote("\n".join(bad))
     said = "\n".join(r.text for r in results)
     if not content:
-        return (
-            tr(
-                zh,
-                f"Created {names} (empty). The tool said:",
-                f"已创建 {names}（空文件）。工具输出：",
-            )
-            + "\n"
-            + quote(said)
-        )
-    return (
-        tr(
+        return tr(
             zh,
-            f"Created {names} with the text {content.strip()!r}. The tool said:",
-            f"已创建 {names}，内容是 {content.strip()!r}。工具输出：",
-        )
-        + "\n"
-        + quote(said)
-    )
+            f"Created {names} (empty). The tool said:",
+            f"已创建 {names}（空文件）。工具输出：",
+        ) + quote(said)
+    return tr(
+        zh,
+        f"Created {names} with the text {content.strip()!r}. The tool said:",
+        f"已创建 {names}，内容是 {content.strip()!r}。工具输出：",
+    ) + quote(said)
 
 
 def _printing_file(act: Actions, zh: bool, path: str, message: str, run: bool) -> Play:
@@ -152,42 +128,30 @@ def _printing_file(act: Actions, zh: bool, path: str, message: str, run: bool) -
         tr(zh, f"I'll create {path}.", f"我来创建 {path}。"),
     )
     if failed(wrote):
-        return (
-            tr(zh, f"I could not create {path}. The tool said:", f"没能创建 {path}。工具输出：")
-            + "\n"
-            + quote(wrote.text)
-        )
+        return tr(
+            zh, f"I could not create {path}. The tool said:", f"没能创建 {path}。工具输出："
+        ) + quote(wrote.text)
     if not run or not act.has("bash"):
         shown = yield Act(
             [act.read(path)],
             tr(zh, "I'll read it back (without running it).", "我把它读出来看看（不运行）。"),
         )
-        return (
-            tr(zh, f"Created {path} (not run). It contains:", f"已创建 {path}（没有运行）。内容：")
-            + "\n"
-            + quote(shown.text)
-        )
+        return tr(
+            zh, f"Created {path} (not run). It contains:", f"已创建 {path}（没有运行）。内容："
+        ) + quote(shown.text)
     command = f"{RUNNERS[path.rpartition('.')[2].lower()]} {shlex.quote(path)}"
     ran = yield Act([act.run(command)], tr(zh, "Now I'll run it to check.", "现在运行它检查一下。"))
     if failed(ran) or message not in ran.text:
-        return (
-            tr(
-                zh,
-                f"I created {path}, but running it did not print {message!r}. `{command}` said:",
-                f"已创建 {path}，但运行后没有输出 {message!r}。`{command}` 的输出：",
-            )
-            + "\n"
-            + quote(ran.text)
-        )
-    return (
-        tr(
+        return tr(
             zh,
-            f"Created {path}. Running `{command}` printed:",
-            f"已创建 {path}。运行 `{command}` 输出：",
-        )
-        + "\n"
-        + quote(ran.text)
-    )
+            f"I created {path}, but running it did not print {message!r}. `{command}` said:",
+            f"已创建 {path}，但运行后没有输出 {message!r}。`{command}` 的输出：",
+        ) + quote(ran.text)
+    return tr(
+        zh,
+        f"Created {path}. Running `{command}` printed:",
+        f"已创建 {path}。运行 `{command}` 输出：",
+    ) + quote(ran.text)
 
 
 def _function_file(
@@ -207,11 +171,9 @@ def _function_file(
         tr(zh, f"I'll write {path} with {function}().", f"我来写 {path}，里面有 {function}()。"),
     )
     if failed(wrote):
-        return (
-            tr(zh, f"I could not create {path}. The tool said:", f"没能创建 {path}。工具输出：")
-            + "\n"
-            + quote(wrote.text)
-        )
+        return tr(
+            zh, f"I could not create {path}. The tool said:", f"没能创建 {path}。工具输出："
+        ) + quote(wrote.text)
     stub = (
         ""
         if body
@@ -225,15 +187,11 @@ def _function_file(
         shown = yield Act(
             [act.read(path)], tr(zh, "I'll read it back to check.", "我把它读出来检查一下。")
         )
-        return (
-            tr(
-                zh,
-                f"Created {path} with {signature}.{stub} It contains:",
-                f"已创建 {path}，包含 {signature}。{stub}内容：",
-            )
-            + "\n"
-            + quote(shown.text)
-        )
+        return tr(
+            zh,
+            f"Created {path} with {signature}.{stub} It contains:",
+            f"已创建 {path}，包含 {signature}。{stub}内容：",
+        ) + quote(shown.text)
     command = (
         f"python3 {shlex.quote(path)}"
         if is_greeting
@@ -246,15 +204,11 @@ def _function_file(
     verdict = (
         tr(zh, "Running it failed:", "运行失败：") if failed(ran) else tr(zh, "Running", "运行")
     )
-    return (
-        tr(
-            zh,
-            f"Created {path} with {signature}.{stub} {verdict} `{command}` printed:",
-            f"已创建 {path}，包含 {signature}。{stub}{verdict} `{command}` 输出：",
-        )
-        + "\n"
-        + quote(ran.text)
-    )
+    return tr(
+        zh,
+        f"Created {path} with {signature}.{stub} {verdict} `{command}` printed:",
+        f"已创建 {path}，包含 {signature}。{stub}{verdict} `{command}` 输出：",
+    ) + quote(ran.text)
 
 
 def append(act: Actions, zh: bool, path: str, text: str) -> Play:
@@ -266,24 +220,16 @@ def append(act: Actions, zh: bool, path: str, text: str) -> Play:
         tr(zh, f"I'll append the line to {path}.", f"我来在 {path} 末尾追加这一行。"),
     )
     if failed(out):
-        return (
-            tr(
-                zh,
-                f"I could not append to {path}. The tool said:",
-                f"没能追加到 {path}。工具输出：",
-            )
-            + "\n"
-            + quote(out.text)
-        )
-    return (
-        tr(
+        return tr(
             zh,
-            f"Appended {text!r} to {path}. Its last lines are now:",
-            f"已在 {path} 末尾追加 {text!r}。现在最后几行是：",
-        )
-        + "\n"
-        + quote(out.text)
-    )
+            f"I could not append to {path}. The tool said:",
+            f"没能追加到 {path}。工具输出：",
+        ) + quote(out.text)
+    return tr(
+        zh,
+        f"Appended {text!r} to {path}. Its last lines are now:",
+        f"已在 {path} 末尾追加 {text!r}。现在最后几行是：",
+    ) + quote(out.text)
 
 
 def replace(act: Actions, zh: bool, path: str, old: str, new: str, all: bool, words: bool) -> Play:
@@ -298,20 +244,14 @@ def replace(act: Actions, zh: bool, path: str, old: str, new: str, all: bool, wo
     else:
         edited = yield Act([act.run(fileplays.replace_command(path, old, new, all, words))], intro)
     if failed(edited):
-        return (
-            tr(zh, "I could not replace the text. The tool said:", "没能替换。工具输出：")
-            + "\n"
-            + quote(edited.text)
-        )
-    return (
-        tr(
-            zh,
-            f"Replaced {old!r} with {new!r} in {path}. The tool said:",
-            f"已把 {path} 里的 {old!r} 替换成 {new!r}。工具输出：",
-        )
-        + "\n"
-        + quote(edited.text)
-    )
+        return tr(
+            zh, "I could not replace the text. The tool said:", "没能替换。工具输出："
+        ) + quote(edited.text)
+    return tr(
+        zh,
+        f"Replaced {old!r} with {new!r} in {path}. The tool said:",
+        f"已把 {path} 里的 {old!r} 替换成 {new!r}。工具输出：",
+    ) + quote(edited.text)
 
 
 def docstring(act: Actions, zh: bool, path: str) -> Play:
@@ -324,7 +264,7 @@ def docstring(act: Actions, zh: bool, path: str) -> Play:
                 f"I could not read {path}, so I cannot edit it. The tool said:",
                 f"没能读取 {path}，所以无法修改。工具输出：",
             )
-            + f"\n{quote(shown.text)}\n"
+            + f"{quote(shown.text)}\n"
             + tr(
                 zh,
                 f"Create it first, e.g. 'Create a file called {path} with a greet(name) function'.",
@@ -334,26 +274,18 @@ def docstring(act: Actions, zh: bool, path: str) -> Play:
     source = shown.text
     found = re.search(r"^([ \t]*)def (\w+)\((.*?)\)[^\n]*:[ \t]*$", source, re.M)
     if not found:
-        return (
-            tr(
-                zh,
-                f"{path} has no function I could document. It contains:",
-                f"{path} 里没有可以加文档字符串的函数。内容：",
-            )
-            + "\n"
-            + quote(source)
-        )
+        return tr(
+            zh,
+            f"{path} has no function I could document. It contains:",
+            f"{path} 里没有可以加文档字符串的函数。内容：",
+        ) + quote(source)
     indent, name, params = found[1] + "    ", found[2], found[3]
     if source[found.end() :].lstrip().startswith(('"""', "'''")):
-        return (
-            tr(
-                zh,
-                f"{name}() in {path} already has a docstring:",
-                f"{path} 里的 {name}() 已经有文档字符串：",
-            )
-            + "\n"
-            + quote(source)
-        )
+        return tr(
+            zh,
+            f"{name}() in {path} already has a docstring:",
+            f"{path} 里的 {name}() 已经有文档字符串：",
+        ) + quote(source)
     first = params.split(",")[0].split(":")[0].split("=")[0].strip() or "the caller"
     summary = f"Return a friendly greeting for {first}." if "greet" in name else f"Run {name}."
     old = found[0]
@@ -363,17 +295,11 @@ def docstring(act: Actions, zh: bool, path: str) -> Play:
         tr(zh, f"Now I'll add a docstring to {name}().", f"现在给 {name}() 加上文档字符串。"),
     )
     if failed(edited):
-        return (
-            tr(zh, "The edit failed. The tool said:", "修改失败。工具输出：")
-            + "\n"
-            + quote(edited.text)
+        return tr(zh, "The edit failed. The tool said:", "修改失败。工具输出：") + quote(
+            edited.text
         )
-    return (
-        tr(
-            zh,
-            f'Added the docstring """{summary}""" to {name}() in {path}. The tool said:',
-            f'已给 {path} 里的 {name}() 加上文档字符串 """{summary}"""。工具输出：',
-        )
-        + "\n"
-        + quote(edited.text)
-    )
+    return tr(
+        zh,
+        f'Added the docstring """{summary}""" to {name}() in {path}. The tool said:',
+        f'已给 {path} 里的 {name}() 加上文档字符串 """{summary}"""。工具输出：',
+    ) + quote(edited.text)
