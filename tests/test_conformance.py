@@ -11,7 +11,6 @@ import httpx2
 import pytest
 
 from agentlib.offline import OFFLINE_MODEL, Fallback, Offline
-from agentlib.offline.extras.server import serve_in_thread
 from agentlib.offline.simulator import MAX_REQUEST_BYTES, OFFLINE_OUTPUT_LIMIT
 from agentlib.offline.validate import RULES
 
@@ -262,21 +261,6 @@ def valid(**fields):
     }
     request.update(fields)
     return {k: v for k, v in request.items() if v is not ...}
-
-
-@pytest.fixture(scope="module")
-def loopback():
-    server = serve_in_thread(Offline([Fallback()]))
-    yield "http://{}:{}".format(*server.server_address[:2])
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(params=["in-process", "loopback"])
-def client(request, loopback):
-    if request.param == "in-process":
-        return Offline([Fallback()]).client(max_retries=0)
-    return anthropic.Anthropic(base_url=loopback, api_key="any", max_retries=0)
 
 
 def test_the_table_and_the_simulator_name_the_same_rules():

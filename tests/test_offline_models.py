@@ -18,21 +18,6 @@ BASH = {"name": "bash", "description": "Run a command.", "input_schema": {"type"
 HEADERS = {"x-api-key": "any", "anthropic-version": "2023-06-01"}
 
 
-@pytest.fixture(scope="module")
-def loopback():
-    server = serve_in_thread(Offline([Fallback()]))
-    yield "http://{}:{}".format(*server.server_address[:2])
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(params=["in-process", "loopback"])
-def client(request, loopback):
-    if request.param == "in-process":
-        return Offline([Fallback()]).client(max_retries=0)
-    return anthropic.Anthropic(base_url=loopback, api_key="any", max_retries=0)
-
-
 def test_models_list_and_retrieve_name_the_ids_it_accepts(client):
     assert [model.id for model in client.models.list()] == [OFFLINE_MODEL]
     assert client.models.retrieve(OFFLINE_MODEL).id == OFFLINE_MODEL
