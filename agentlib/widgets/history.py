@@ -9,14 +9,16 @@ from ..messages import to_dict
 from .trace import Trace, message_summary
 
 
-def trace_from_messages(messages: list[Any], *, offline: bool | None = None) -> Trace:
+def trace_from_messages(
+    messages: list[Any], *, offline: bool | None = None, lang: str = "en"
+) -> Trace:
     """Rebuild rounds from a history alone: each assistant message is one round's reply.
 
     Durations and usage are unknown; stop reasons are inferred (tool_use if the reply asks for
     tools, else end_turn) and marked as such.
     """
     msgs = [to_dict(m) for m in messages]
-    trace = Trace(offline=offline)
+    trace = Trace(offline=offline, lang=lang)
     n = 0
     for i, msg in enumerate(msgs):
         if msg.get("role") != "assistant":

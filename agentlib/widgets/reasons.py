@@ -1,4 +1,4 @@
-"""What each stop_reason means, and what the loop does next: one line each, for the diagram."""
+"""What each stop_reason means, and what the loop does next, in English (words.py adds Chinese)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ NEXT = {
     "end_turn": "return: the run is over",
     "max_tokens": "return without running any tool call in the truncated reply",
     "stop_sequence": "return: the run is over",
-    "pause_turn": "send the history back unchanged and call the model again",
+    "pause_turn": "append the paused reply to the history and call the model again",
     "refusal": "return: the run is over",
-    "model_context_window_exceeded": "return: shorten the history before calling again",
+    "model_context_window_exceeded": "return without running any tool call in the cut-off reply",
     OUT_OF_ROUNDS: "stop the run, even though the model wanted to go on",
 }
 # the meaning is the loop's own `why`, except for the two reasons the loop goes on after (it
@@ -26,15 +26,3 @@ _MEANING = {
 STOP_REASONS: dict[str, tuple[str, str]] = {
     reason: (_MEANING.get(reason) or WHY[reason], step) for reason, step in NEXT.items()
 }
-
-
-def stop_meaning(stop_reason: str | None) -> tuple[str, str]:
-    """Return (meaning, next step) for a stop_reason, with a plain answer for unknown ones."""
-    if stop_reason in STOP_REASONS:
-        return STOP_REASONS[stop_reason]
-    if stop_reason is None:
-        return ("the round has no reply yet", "wait for the model")
-    return (
-        f"an unfamiliar stop_reason ({stop_reason})",
-        "return: the loop only continues on tool_use and pause_turn",
-    )

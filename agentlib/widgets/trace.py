@@ -9,7 +9,7 @@ from ..events import Finished, ModelReplied, RoundStarted, ToolRan
 from ..loop import OUT_OF_ROUNDS
 from ..messages import check_history, content_blocks, to_dict, tool_pairing_problems
 from ..text import as_text, clip
-from .reasons import stop_meaning
+from .words import say, stop_words, words
 
 MAX_CHARS = 2000  # longer strings are cut, with a marker saying how much was left out
 
@@ -81,10 +81,13 @@ class Trace:
     """Every round of one run, built event by event; ``to_dict()`` is what the views draw.
 
     ``tools`` (a Toolbox, a TOOLS list or names) is what the model was offered: the loop's
-    events do not carry it, and predict-before-reveal offers every one of them.
+    events do not carry it, and predict-before-reveal offers every one of them. ``lang``
+    ("en" or "zh") is the language of every word the views show.
     """
 
-    def __init__(self, *, offline: bool | None = None, tools: Any = None) -> None:
+    def __init__(self, *, offline: bool | None = None, tools: Any = None, lang: str = "en") -> None:
+        self.words = words(lang)  # refuses an unknown language before anything is drawn
+        self.lang = lang
         self.rounds: list[dict[str, Any]] = []
         self.toolbox = tool_specs(tools)
         self.stops_inferred = False  # True for a run rebuilt from its history alone
@@ -101,9 +104,11 @@ class Trace:
         return self._offline if self._offline is not None else is_offline_model(self.model)
 
     @classmethod
-    def from_events(cls, events: Any, *, offline: bool | None = None, tools: Any = None) -> Trace:
+    def from_events(
+        cls, events: Any, *, offline: bool | None = None, tools: Any = None, lang: str = "en"
+    ) -> Trace:
         """Build a trace from a list of loop events."""
-        trace = cls(offline=offline, tools=tools)
+        trace = cls(offline=offline, tools=tools, lang=lang)
         for event in events:
             trace.add(event)
         return trace
@@ -127,6 +132,7 @@ class Trace:
                     "duration_s": None,
                     "tools": [],
                     "unanswered": [],
+                    "final": False,
                 }
             )
         return self.rounds[index - 1]
@@ -148,7 +154,9 @@ class Trace:
             for problem in check_history(sent):
                 if problem not in self._reported:  # a history sent again repeats its problems
                     self._reported.add(problem)
-                    self.problems.append(f"Round {r['index']}: {problem}")
+                    self.problems.append(
+                        say(self.words, "problem.round", round=r["index"], problem=problem)
+                    )
         elif isinstance(event, ModelReplied):
             self.model = event.model or self.model
             blocks = event.message.get("content", [])
@@ -174,7 +182,10 @@ class Trace:
             self.finished = {
                 "round": event.round,
                 "stop_reason": event.stop_reason,
-                "why": event.why,
+                # the loop explains itself in English; other languages say it from the table
+                "why": event.why
+                if self.lang == "en"
+                else stop_words(self.words, event.stop_reason)[0],
             }
             if event.stop_reason == OUT_OF_ROUNDS:
                 self._set_stop(r, r["stop_reason"])
@@ -183,22 +194,24 @@ class Trace:
             ended = [*history[:count], {"role": "assistant", "content": calls}]
             for problem in tool_pairing_problems(ended) if calls else []:
                 self.problems.append(
-                    f"Round {r['index']}: the loop stopped ({event.stop_reason}) without running "
-                    f"the tools, so the history ends with an unanswered tool_use: {problem.words} "
-                    "(normalize_messages answers it with '(cancelled)' before the next call)."
-                )
+                    say(self.words, "problem.unanswered", round=r["index"],
+                        reason=event.stop_reason, problem=problem.words)
+                )  # fmt: skip
         return r["index"]
 
     def _set_stop(self, r: dict[str, Any], stop_reason: str | None) -> None:
         r["stop_reason"] = stop_reason
-        r["meaning"], r["next"] = stop_meaning(stop_reason)
+        r["meaning"], r["next"] = stop_words(self.words, stop_reason)
+        # the loop returns after any other stop_reason: this reply is the run's last word
+        r["final"] = stop_reason not in (None, "tool_use", "pause_turn")
         limit_reached = self.finished and self.finished["stop_reason"] == OUT_OF_ROUNDS
         if limit_reached and r["index"] == self.finished["round"]:
-            r["next"] = "the round limit was reached (max_rounds): the loop stops here"
+            r["next"] = say(self.words, "limit_reached")
 
     def meta(self) -> dict[str, Any]:
         """Everything but the rounds: model, offline flag, how it finished, protocol problems."""
         return {
+            "lang": self.lang,
             "model": self.model,
             "offline": self.offline,
             # a history without events or a flag does not say which model answered
@@ -211,5 +224,5 @@ class Trace:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole trace as plain JSON-able data."""
-        return {**self.meta(), "rounds": self.rounds}
+        """The whole trace as plain JSON-able data, with the words its views show."""
+        return {**self.meta(), "words": self.words, "rounds": self.rounds}
