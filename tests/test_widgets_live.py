@@ -119,6 +119,6 @@ def test_real_offline_loop_is_drawn():
     )
     text = diagram.to_text()
     assert state.stop_reason == "end_turn"
-    assert "shout (id toolu_" in text and "output: <B>HI</B>" in text and "(estimated)" in text
+    assert "shout (toolu_" in text and "output: <B>HI</B>" in text and "(estimated)" in text
     assert "&lt;B&gt;HI&lt;/B&gt;" in diagram.to_html()
     assert show(state).trace.to_dict() == diagram.trace.to_dict()

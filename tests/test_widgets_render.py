@@ -88,8 +88,8 @@ def test_text_structure_is_ascii(case):
 
 def test_the_first_lane_says_what_the_harness_is():
     html, text = render_html(trace_of("single_tool")), render_text(trace_of("single_tool"))
-    assert "  your code (the harness): sent 1 message, 1 new" in text
-    assert "harness" not in text.replace("your code (the harness)", "")
+    assert "  Your code (the harness): Sent 1 message, 1 new" in text
+    assert "harness" not in text.replace("your code (the harness)", "").replace("Your code (the harness)", "")
     assert 'title="The harness is your code around the model: the loop that keeps' in html
     assert ">Your code (the harness): what it sent</th>" in html
 
@@ -103,14 +103,14 @@ def test_the_toolbox_is_listed_once_when_known():
 
 def test_tool_error_is_marked_in_words():
     html, text = render_html(trace_of("tool_error")), render_text(trace_of("tool_error"))
-    assert ">ERROR</span>" in html and "read_file (id toolu_01) ERROR" in text
+    assert ">ERROR</span>" in html and "read_file (toolu_01) ERROR" in text
     assert "ERROR" not in render_text(trace_of("single_tool"))
 
 
 def test_max_tokens_says_the_tool_call_was_not_run():
     text = render_text(trace_of("max_tokens"))
     assert "NOT RUN: tool_use toolu_01" in text
-    assert "stop_reason: max_tokens - the reply hit max_tokens and was cut off" in text
+    assert "stop_reason: max_tokens means the reply hit max_tokens and was cut off." in text
     assert "Round 1: the loop stopped (max_tokens) without running the tools" in text
     assert "messages[1] asks for tool 'write_file' (id toolu_01)" in text
     assert "NOT RUN" in render_html(trace_of("max_tokens"))
@@ -119,11 +119,11 @@ def test_max_tokens_says_the_tool_call_was_not_run():
 def test_parallel_tools_are_paired_by_id():
     text = render_text(trace_of("parallel_tools"))
     assert (
-        'read_file (id toolu_01) ok in 0.01 s\n      input:  {"path": "a.txt"}\n      output: alpha'
+        'read_file (toolu_01) ok, 0.01 s\n      input: {"path": "a.txt"}\n      output: alpha'
         in text
     )
     assert (
-        'read_file (id toolu_02) ok in 0.01 s\n      input:  {"path": "b.txt"}\n      output: beta'
+        'read_file (toolu_02) ok, 0.01 s\n      input: {"path": "b.txt"}\n      output: beta'
         in text
     )
 

@@ -12,7 +12,7 @@ from agentlib.events import Finished, ModelReplied, RoundStarted, ToolRan
 from agentlib.loop import WHY
 from agentlib.widgets import to_trace
 from agentlib.widgets.history import trace_from_messages
-from agentlib.widgets.reasons import stop_meaning
+from agentlib.widgets.words import stop_words, words
 from agentlib.widgets.trace import MAX_CHARS, Trace
 
 
@@ -61,7 +61,7 @@ def test_max_tokens_leaves_the_call_unanswered_and_explains_it():
 
 def test_every_stop_reason_the_loop_explains_is_explained_in_the_diagram():
     for reason, why in WHY.items():
-        meaning, next_step = stop_meaning(reason)
+        meaning, next_step = stop_words(words("en"), reason)
         assert meaning and next_step and not meaning.startswith("an unfamiliar")
         assert meaning == why or reason == "max_tokens"  # the loop's own words, one shortened
 

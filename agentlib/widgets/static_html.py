@@ -101,7 +101,7 @@ def _tools(w: dict[str, str], r: dict[str, Any]) -> str:
             if t["is_error"]
             else e(say(w, "ok"))
         )
-        took = f" · {e(seconds(w, t['duration_s']))}" if t["duration_s"] is not None else ""
+        took = f", {e(seconds(w, t['duration_s']))}" if t["duration_s"] is not None else ""
         items.append(
             f'<li><strong>{e(t["name"])}</strong> <code style="{CODE}">{e(t["id"])}</code> {status}{took}'
             f'<div style="{PRE}">{e(say(w, "input"))} {_cut(input_text(t["input"]), 400)}</div>'

@@ -60,7 +60,7 @@ def tokens(w: dict[str, str], usage: dict[str, Any] | None, estimated: bool) -> 
 def facts(w: dict[str, str], r: dict[str, Any], estimated: bool) -> str:
     """A round's duration and tokens, the ones recorded."""
     known = (seconds(w, r["duration_s"]), tokens(w, r["usage"], estimated))
-    return " · ".join(x for x in known if x)
+    return ", ".join(x for x in known if x)
 
 
 def block_line(w: dict[str, str], block: dict[str, Any]) -> str:
@@ -150,7 +150,7 @@ def _tool_lines(w: dict[str, str], r: dict[str, Any]) -> list[str]:
     out = [head]
     for t in r["tools"]:
         status = say(w, "error" if t["is_error"] else "ok")
-        took = f" · {seconds(w, t['duration_s'])}" if t["duration_s"] is not None else ""
+        took = f", {seconds(w, t['duration_s'])}" if t["duration_s"] is not None else ""
         out.append(f"    {t['name']} ({t['id']}) {status}{took}")
         shown = input_text(t["input"])
         if "\n" in shown:
