@@ -81,7 +81,7 @@ def test_html_is_balanced_and_has_no_active_content(case):
 @pytest.mark.parametrize("case", sorted(examples.CASES))
 def test_text_structure_is_ascii(case):
     text = render_text(trace_of(case))
-    assert text.isascii()
+    assert text.replace("…", "").isascii()  # plain ASCII structure; … marks a shortened line
     n = len(trace_of(case)["rounds"])
     assert [f"Round {k} of {n}" in text for k in range(1, n + 1)] == [True] * n
 
@@ -89,7 +89,9 @@ def test_text_structure_is_ascii(case):
 def test_the_first_lane_says_what_the_harness_is():
     html, text = render_html(trace_of("single_tool")), render_text(trace_of("single_tool"))
     assert "  Your code (the harness): Sent 1 message, 1 new" in text
-    assert "harness" not in text.replace("your code (the harness)", "").replace("Your code (the harness)", "")
+    assert "harness" not in text.replace("your code (the harness)", "").replace(
+        "Your code (the harness)", ""
+    )
     assert 'title="The harness is your code around the model: the loop that keeps' in html
     assert ">Your code (the harness): what it sent</th>" in html
 
@@ -170,3 +172,37 @@ def test_a_bare_history_is_drawn_without_inventing_facts():
     assert "No token counts recorded for this run" in page + text and "| 0" not in text
     assert "has not finished" not in page and ", ?" not in page and ">?<" not in page
     assert "Two files:\n- a.py" in page  # line breaks kept, not shown as \n
+
+
+def test_an_edit_keeps_the_indentation_of_its_new_text():
+    trace = trace_of("edit")
+    text = render_text(trace)
+    assert (
+        "        new_text:\n          def greet(name):\n              if name:\n"
+        "                  return f'hi {name}'\n              return 'hi'\n      output: Edited"
+    ) in text
+    page = render_html(trace)
+    assert (
+        "new_text:\n  def greet(name):\n      if name:\n          return f&#x27;hi {name}&#x27;"
+        in page
+    )
+    assert page.count("white-space:pre-wrap") > 4  # every text keeps its spaces in a browser
+
+
+def test_only_the_last_round_says_its_reply_is_the_final_answer():
+    for render in (render_text, render_html):
+        shown = render(trace_of("single_tool"))
+        assert shown.count("No tool calls: this reply is the final answer") == 1
+        assert "no tool calls" not in shown
+    paused = Trace.from_events(examples.long_run(2))
+    paused.rounds[0]["tools"] = []  # a round without tool calls that is not the last
+    assert "no tool calls" in render_text(paused.to_dict())
+
+
+def test_a_long_reply_opens_in_place_in_the_static_html():
+    page = render_html(Trace.from_events(examples.long_answer()).to_dict())
+    (details,) = re.findall(r"<details.*?</details>", page)
+    summary = re.search(r"<summary[^>]*>(.*?)</summary>", details).group(1)
+    rest = re.search(r"</summary><span[^>]*>(.*?)</span>", details).group(1)
+    assert summary.endswith("…") and summary[:-1] + rest == examples.LONG_ANSWER
+    assert "file_119.txt." in rest and "[…" not in page  # the whole answer, no cut marker

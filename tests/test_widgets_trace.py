@@ -12,8 +12,8 @@ from agentlib.events import Finished, ModelReplied, RoundStarted, ToolRan
 from agentlib.loop import WHY
 from agentlib.widgets import to_trace
 from agentlib.widgets.history import trace_from_messages
-from agentlib.widgets.words import stop_words, words
 from agentlib.widgets.trace import MAX_CHARS, Trace
+from agentlib.widgets.words import stop_words, words
 
 
 def history_of(events) -> list[dict]:
@@ -89,7 +89,9 @@ def test_the_turn_fuse_is_named_on_the_last_round():
     events.append(Finished(round=2, stop_reason="max_rounds", why="the round limit was reached"))
     trace = Trace.from_events(events)
     assert trace.finished["stop_reason"] == "max_rounds"
-    assert trace.rounds[-1]["next"] == "the round limit was reached (max_rounds): the loop stops here"
+    assert (
+        trace.rounds[-1]["next"] == "the round limit was reached (max_rounds): the loop stops here"
+    )
 
 
 @pytest.mark.parametrize("case", sorted(examples.CASES))

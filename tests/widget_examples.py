@@ -141,6 +141,40 @@ def hostile_output() -> list[Any]:
     )
 
 
+NEW_TEXT = "def greet(name):\n    if name:\n        return f'hi {name}'\n    return 'hi'\n"
+
+
+def edit() -> list[Any]:
+    """An edit whose new text is indented code: the views must keep its whitespace."""
+    return run_events(
+        "Make greet handle an empty name.",
+        [
+            (
+                [
+                    _use(
+                        "toolu_01",
+                        "edit_file",
+                        path="greet.py",
+                        old_text="def greet(name):\n    return f'hi {name}'\n",
+                        new_text=NEW_TEXT,
+                    )
+                ],
+                "tool_use",
+                [("Edited greet.py (1 replacement).", False)],
+            ),
+            ([_text("greet now says 'hi' for an empty name.")], "end_turn", []),
+        ],
+    )
+
+
+LONG_ANSWER = "The files, one by one: " + ", ".join(f"file_{k:03d}.txt" for k in range(120)) + "."
+
+
+def long_answer() -> list[Any]:
+    """A final answer longer than any view shows at first."""
+    return run_events("List every file.", [([_text(LONG_ANSWER)], "end_turn", [])])
+
+
 def long_run(rounds: int) -> list[Any]:
     """``rounds`` rounds of one bash call each, the last one answering."""
     plan = [
@@ -160,4 +194,5 @@ CASES = {
     "tool_error": tool_error,
     "max_tokens": max_tokens,
     "no_tools": no_tools,
+    "edit": edit,
 }

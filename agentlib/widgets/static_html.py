@@ -57,15 +57,13 @@ def _block(w: dict[str, str], b: dict[str, Any]) -> str:
     kind = b["type"]
     if kind == "tool_use":
         return (
-            f'<code style="{CODE}">tool_use</code> <strong>{e(b["name"])}</strong> '
+            f'<code style="{CODE}">{e(kind)}</code> <strong>{e(b["name"])}</strong> '
             f'<code style="{CODE}">{_cut(input_text(b["input"]), 160)}</code>'
         )
     if kind == "tool_result":
         err = f' <span style="{ERROR}">{e(say(w, "error"))}</span>' if b.get("is_error") else ""
-        where = e(say(w, "result_for", id="\0")).replace(
-            "\0", f'<code style="{CODE}">{e(b["tool_use_id"])}</code>'
-        )
-        return f'<code style="{CODE}">tool_result</code>{err} {where}: {_cut(b["content"], 160)}'
+        where = said(w, "result_for", id=f'<code style="{CODE}">{e(b["tool_use_id"])}</code>')
+        return f'<code style="{CODE}">{e(kind)}</code>{err} {where}: {_cut(b["content"], 160)}'
     return f'<code style="{CODE}">{e(kind)}</code> {_cut(b.get("text", ""), 240)}'
 
 
@@ -135,9 +133,7 @@ def render_html(trace: dict[str, Any]) -> str:
     """The whole trace as one self-contained HTML fragment."""
     w, n = trace["words"], len(trace["rounds"])
     style = BADGE_OFF if trace["offline"] else BADGE_LIVE
-    model = e(say(w, "model", model="\0")).replace(
-        "\0", f'<code style="{CODE}">{e(trace["model"])}</code>'
-    )
+    model = said(w, "model", model=f'<code style="{CODE}">{e(trace["model"])}</code>')
     head = (
         f'<p style="margin:0 0 6px 0"><strong>{e(say(w, "title"))}</strong>: {e(say(w, "rounds", n))}'
         f' <span style="{style};border-radius:10px;padding:0 8px;font-size:12px">{e(badge(trace))}</span>'

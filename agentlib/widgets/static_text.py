@@ -28,8 +28,9 @@ def preview(value: Any, limit: int = 100) -> str:
 def input_text(value: Any) -> str:
     """A tool call's input as people read it: JSON on one line, unless a value has several lines.
 
-    Then each field gets its own line and a many-line value follows on the lines below, exactly
-    as written (an edit's new text keeps its indentation).
+    Then each field gets its own line, and a many-line value follows on the lines below its
+    name, each line indented by two spaces more: its own indentation is kept, so an edit's new
+    text reads as the code it is.
     """
     if not isinstance(value, dict):
         return as_text(value)
@@ -38,7 +39,7 @@ def input_text(value: Any) -> str:
     lines = []
     for key, v in value.items():
         if isinstance(v, str) and "\n" in v:
-            lines += [f"{key}:", v]
+            lines += [f"{key}:", *("  " + line for line in v.splitlines())]
         else:
             lines.append(f"{key}: {as_text(v)}")
     return "\n".join(lines)
@@ -67,11 +68,11 @@ def block_line(w: dict[str, str], block: dict[str, Any]) -> str:
     """A content block in one line."""
     kind = block["type"]
     if kind == "tool_use":
-        return f"tool_use {block['name']} {preview(block['input'])} ({block['id']})"
+        return f"{kind} {block['name']} {preview(input_text(block['input']))} ({block['id']})"
     if kind == "tool_result":
         error = f" {say(w, 'error')}" if block.get("is_error") else ""
         where = say(w, "result_for", id=block["tool_use_id"])
-        return f"tool_result{error} {where}: {preview(block['content'])}"
+        return f"{kind}{error} {where}: {preview(block['content'])}"
     return f"{kind}: {preview(block.get('text', ''))}"
 
 

@@ -72,13 +72,15 @@ function cut(w, value, limit, cls = "ad-text") {
 }
 
 // a tool call's input: JSON on one line, unless a value has several lines; then one field a line,
-// a many-line value below its name exactly as written (an edit keeps its indentation)
+// a many-line value below its name, two spaces further in (an edit keeps its indentation);
+// the same rule as input_text() in static_text.py
 function inputText(value) {
   if (!value || typeof value !== "object" || Array.isArray(value)) return asText(value);
   const entries = Object.entries(value);
   const multi = (v) => typeof v === "string" && v.includes("\n");
   if (!entries.some(([, v]) => multi(v))) return spaced(value);
-  return entries.map(([k, v]) => (multi(v) ? `${k}:\n${v}` : `${k}: ${asText(v)}`)).join("\n");
+  const indented = (v) => v.split(/\r\n|\r|\n/).filter((line, i, all) => i < all.length - 1 || line).map((line) => "  " + line);
+  return entries.map(([k, v]) => (multi(v) ? [`${k}:`, ...indented(v)].join("\n") : `${k}: ${asText(v)}`)).join("\n");
 }
 
 // long ids wrap badly; the tail is enough to see which call a result answers
