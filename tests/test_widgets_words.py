@@ -28,7 +28,7 @@ def test_every_row_has_both_languages_with_the_same_fields():
         assert en, key
         if key.endswith("/1"):
             continue  # English's form for a count of 1; Chinese has no plural to make
-        assert zh and HAN.search(zh) or zh == en, (key, zh)  # code notation stays as it is
+        assert (zh and HAN.search(zh)) or zh == en, (key, zh)  # code notation stays as it is
         assert set(FIELD.findall(en)) == set(FIELD.findall(zh)), key
 
 
