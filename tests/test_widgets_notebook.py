@@ -1,14 +1,15 @@
-"""A notebook that runs the loop and shows the diagram, executed by nbclient and converted by nbconvert."""
+"""A notebook that draws diagrams, executed by nbclient, papermill and nbconvert, then made HTML."""
 
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
-from nbconvert import HTMLExporter
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 HAVE_OFFLINE = importlib.util.find_spec("agentlib.offline") is not None
@@ -57,17 +58,55 @@ def notebook() -> nbformat.NotebookNode:
         nbformat.v4.new_code_cell(RUN_OFFLINE if HAVE_OFFLINE else RUN_EVENTS),
         nbformat.v4.new_code_cell("from agentlib.widgets import live, show\nshow(run())"),
         nbformat.v4.new_code_cell("diagram = live()\nstate = run(on_event=diagram.on_event)"),
+        nbformat.v4.new_code_cell('show(run(), lang="zh")'),
     ]
     return nb
 
 
-@pytest.fixture(scope="module")
-def executed(tmp_path_factory):
-    nb = notebook()
-    NotebookClient(nb, timeout=120, kernel_name="python3", store_widget_state=False).execute(
-        cwd=str(tmp_path_factory.mktemp("nb"))
-    )
-    return nb
+def run_nbclient(source: Path, out: Path) -> None:
+    nb = nbformat.read(source, as_version=4)
+    NotebookClient(nb, timeout=120, kernel_name="python3").execute(cwd=str(source.parent))
+    nbformat.write(nb, out)
+
+
+def run_papermill(source: Path, out: Path) -> None:
+    pytest.importorskip("papermill")
+    command = [
+        sys.executable,
+        "-m",
+        "papermill",
+        str(source),
+        str(out),
+        "--cwd",
+        str(source.parent),
+    ]
+    subprocess.run(command, check=True, capture_output=True, timeout=180)
+
+
+def run_nbconvert(source: Path, out: Path) -> None:
+    command = [sys.executable, "-m", "nbconvert", "--to", "notebook", "--execute", str(source),
+               "--output", out.name, "--output-dir", str(out.parent)]  # fmt: skip
+    subprocess.run(command, check=True, capture_output=True, timeout=180)
+
+
+# each runs the notebook with its own defaults: widget state stored, as an instructor gets it
+RUNNERS = {"nbclient": run_nbclient, "papermill": run_papermill, "nbconvert": run_nbconvert}
+
+
+@pytest.fixture(scope="module", params=sorted(RUNNERS))
+def executed(request, tmp_path_factory):
+    folder = tmp_path_factory.mktemp(request.param)
+    source, out = folder / "diagram.ipynb", folder / "executed.ipynb"
+    nbformat.write(notebook(), source)
+    RUNNERS[request.param](source, out)
+    return out
+
+
+def converted(path: Path) -> str:
+    """``jupyter nbconvert --to html`` with its default options: the page as a reader gets it."""
+    command = [sys.executable, "-m", "nbconvert", "--to", "html", str(path)]
+    subprocess.run(command, check=True, capture_output=True, timeout=180)
+    return path.with_suffix(".html").read_text(encoding="utf-8")
 
 
 def bundle(cell) -> dict:
@@ -75,24 +114,28 @@ def bundle(cell) -> dict:
     return out.data
 
 
-@pytest.mark.parametrize("cell_index", [1, 2], ids=["show", "live"])
-def test_output_has_widget_view_html_and_text(executed, cell_index):
-    data = bundle(executed.cells[cell_index])
-    assert {WIDGET_MIME, "text/html", "text/plain"} <= set(data)
-    assert (
-        "Round 2 of 2" in data["text/plain"]
-    )  # the live cell's static copy was refreshed at the end
+@pytest.mark.parametrize("cell_index", [1, 2, 3], ids=["show", "live", "zh"])
+def test_output_has_the_static_html_and_text(executed, cell_index):
+    data = bundle(nbformat.read(executed, as_version=4).cells[cell_index])
+    assert {"text/html", "text/plain"} <= set(data)
+    rounds = "第 2 轮，共 2 轮" if cell_index == 3 else "Round 2 of 2"
+    assert rounds in data["text/plain"]  # the live cell's static copy was refreshed at the end
     assert 'class="agentlib-round-diagram"' in data["text/html"]
     assert "<script" not in data["text/html"]
     if HAVE_OFFLINE:
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in data["text/html"]
 
 
-def test_no_widget_state_is_saved(executed):
-    assert "widgets" not in executed.metadata
+def test_a_runner_gets_no_widget_so_none_is_stored(executed):
+    nb = nbformat.read(executed, as_version=4)
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if WIDGET_MIME in o.get("data", {})]
+    assert "widgets" not in nb.metadata  # nothing for nbconvert's HTML to prefer to the copy
 
 
-def test_nbconvert_html_shows_the_fallback_diagram(executed):
-    body, _ = HTMLExporter().from_notebook_node(executed)
-    assert body.count('class="agentlib-round-diagram"') == 2
-    assert "Model: the reply" in body and "stop_reason: end_turn" in body
+def test_nbconvert_html_of_any_runner_shows_every_diagram(executed):
+    page = converted(executed)
+    assert page.count('class="agentlib-round-diagram"') == 3
+    assert "Model: the reply" in page and "stop_reason: end_turn means" in page
+    assert "模型：回复" in page
+    assert WIDGET_MIME not in page and "html-manager" not in page  # no CDN script to wait for
