@@ -29,7 +29,7 @@ EXERCISES = {"01_loop_by_hand": 3, "02_agent_loop": 1, "03_tool_use": 2, "04_san
 MAX_PROSE_WORDS, MAX_CODE_CELLS = 1700, 35  # one sitting: about 45 minutes
 DATED_MODEL = re.compile(r"claude-[a-z0-9.-]*-20\d{6}")
 FAKE_KEY = "sk-" + "ant-" + "notarealkey0000"  # planted in the kernel's env; must never be printed
-WIDGET = "application/vnd.jupyter.widget-view+json"
+DIAGRAM = 'class="agentlib-round-diagram"'  # the static copy a runner's diagram output is
 
 
 def read(name: str):
@@ -88,7 +88,8 @@ def widget_bundles(run) -> list[dict]:
     return [
         o.data
         for o in run.outputs()
-        if o.output_type in ("display_data", "execute_result") and WIDGET in o.data
+        if o.output_type in ("display_data", "execute_result")
+        and DIAGRAM in o.data.get("text/html", "")
     ]
 
 
