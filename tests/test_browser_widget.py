@@ -206,15 +206,15 @@ def test_predict_then_reveal(browser):
     assert page.locator(".ad-predict-box").count() == 1
     assert "a.txt\nb.txt" not in page.text_content(".ad-body")  # the reply is hidden until a guess
     assert page.text_content(".ad-live[aria-live=polite]") == "Round 1 of 2: make your prediction"
-    page.click("[data-guess='answer in text']")
+    page.click(".ad-guess[data-guess='']")
     assert page.text_content(".ad-verdict") == (
-        'Not this time: you guessed "answer in text"; the model called bash.'
+        "Not this time: you guessed “answer in text”; the model called bash."
     )
     assert "a.txt\nb.txt" in page.text_content(".ad-out")
     page.click(".ad-next")
-    page.click("[data-guess='answer in text']")
+    page.click(".ad-guess[data-guess='']")
     assert page.text_content(".ad-verdict") == (
-        'Right: you guessed "answer in text"; the model answered in text.'
+        "Right: you guessed “answer in text”; the model answered in text."
     )
 
 
@@ -227,11 +227,11 @@ def test_predict_offers_every_tool_in_the_toolbox_and_text(browser):
     page.check(".ad-predict")
     page.click(".ad-first")
     guesses = page.eval_on_selector_all(".ad-guess", "els => els.map((e) => e.dataset.guess)")
-    assert guesses == [*FIVE_TOOLS, "answer in text"]
+    assert guesses == [*FIVE_TOOLS, ""]  # the last: answer in text
     assert "only the tools this run called" not in page.text_content(".ad-predict-box")
     page.click("[data-guess='glob']")
     assert page.text_content(".ad-verdict") == (
-        'Not this time: you guessed "glob"; the model called bash.'
+        "Not this time: you guessed “glob”; the model called bash."
     )
 
 
@@ -240,7 +240,7 @@ def test_predict_without_a_toolbox_offers_the_tools_called_and_says_so(browser):
     page.check(".ad-predict")
     page.click(".ad-first")
     guesses = page.eval_on_selector_all(".ad-guess", "els => els.map((e) => e.dataset.guess)")
-    assert guesses == ["bash", "answer in text"]
+    assert guesses == ["bash", ""]
     assert "only the tools this run called are offered" in page.text_content(".ad-predict-box")
 
 
@@ -293,6 +293,120 @@ def test_hostile_strings_stay_text(browser):
     assert page.evaluate("window.alerted") is False
     assert page.locator(".ad-root script, .ad-root style, .ad-root svg").count() == 0
     assert "<script>alert(1)</script>" in page.text_content(".ad-out")
+
+
+# ---- every word from the trace, in either language ------------------------------------------
+
+SEEN = """root => [root.innerText,
+  ...[...root.querySelectorAll("[title], [aria-label], [aria-valuetext]")].flatMap((el) =>
+    ["title", "aria-label", "aria-valuetext"].map((a) => el.getAttribute(a) || "")),
+  root.getAttribute("aria-label"), ...[...root.querySelectorAll("svg text")].map((t) => t.textContent)
+].join("\\n")"""
+
+
+def everything_shown(page) -> str:
+    """What a reader sees or hears in every view of every round, predictions and cut texts too."""
+    seen = []
+    rounds = int(page.get_attribute(".ad-slider", "max"))
+    for tab in ("diagram", "messages", "growth", "protocol"):
+        page.click(f"[data-tab={tab}]")
+        for k in range(1, rounds + 1):
+            page.fill(".ad-slider", str(k))
+            seen.append(page.eval_on_selector(".ad-root", SEEN))
+            while page.locator(".ad-more").count():
+                page.click(".ad-more >> nth=0")
+            seen.append(page.eval_on_selector(".ad-root", SEEN))
+    page.click("[data-tab=diagram]")
+    page.check(".ad-predict")
+    for k in range(1, rounds + 1):
+        page.fill(".ad-slider", str(k))
+        seen.append(page.eval_on_selector(".ad-root", SEEN))
+        page.click(".ad-guess >> nth=0")
+        seen.append(page.eval_on_selector(".ad-root", SEEN))
+    return "\n".join(seen)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("make", [examples.single_tool, examples.max_tokens, examples.long_answer,
+                                  examples.edit], ids=lambda f: f.__name__)  # fmt: skip
+def test_every_word_the_widget_shows_comes_from_the_trace(browser, make, lang):
+    from test_widgets_words import leftover, marked
+
+    trace = marked(Trace.from_events(make(), lang=lang).to_dict())
+    page = open_page(browser, trace)
+    assert leftover(everything_shown(page), trace) == []
+    assert leftover("◀ Prev", trace) == ["Prev"]  # a word of its own would be caught
+
+
+def test_the_chinese_diagram_speaks_chinese_in_the_browser(browser, tmp_path):
+    trace = Trace.from_events(examples.single_tool(), tools=FIVE_TOOLS, lang="zh").to_dict()
+    page = open_page(browser, trace)
+    assert page.text_content(".ad-pos") == "第 2 轮，共 2 轮 · 结束：end_turn"
+    assert page.text_content(".ad-lane-user h4") == "你的代码（harness）"
+    assert (
+        page.text_content(".ad-lane-tools")
+        == "工具没有工具调用：这条回复就是最终回答，循环到此结束。"
+    )
+    tabs = page.eval_on_selector_all(".ad-tab", "els => els.map((e) => e.textContent)")
+    assert tabs == ["图解", "发送的消息", "上下文增长", "协议检查"]
+    assert page.get_attribute(".ad-root", "lang") == "zh"
+    page.click(".ad-first")
+    assert page.text_content(".ad-live[aria-live=polite]").startswith(
+        "第 1 轮（共 2 轮）：模型请求调用 bash；stop_reason 为 tool_use"
+    )
+    assert "stop_reason: tool_use，意思是模型请求调用一个或多个工具。" in page.text_content(
+        ".ad-stop"
+    )
+    page.mouse.move(0, 0)
+    page.locator(".ad-root").screenshot(path=str(tmp_path / "diagram-zh.png"))
+    page.check(".ad-predict")
+    assert page.text_content(".ad-predict-box h4") == "预测第 1 轮"
+    page.click(".ad-guess[data-guess='']")
+    assert page.text_content(".ad-verdict") == "这次没猜中：你猜的是“用文字回答”；模型调用了 bash。"
+
+
+def test_an_edit_keeps_its_indentation_and_the_last_round_names_the_answer(browser):
+    page = open_page(browser, trace_of(examples.edit()))
+    assert page.text_content(".ad-lane-tools .ad-final").startswith(
+        "No tool calls: this reply is the final"
+    )
+    page.click(".ad-first")
+    shown = page.inner_text(".ad-call .ad-io")  # innerText: what the reader sees, spaces and all
+    assert "new_text:\n  def greet(name):\n      if name:\n          return f'hi {name}'" in shown
+    assert page.locator(".ad-final").count() == 0  # a round that calls tools is not the last
+
+
+def test_a_reply_cut_short_opens_on_a_click(browser):
+    page = open_page(browser, trace_of(examples.long_answer()))
+    block = page.locator(".ad-lane-model .ad-block .ad-text")
+    assert block.inner_text().endswith("…") and len(block.inner_text()) == 400
+    page.click(".ad-lane-model .ad-more")
+    assert block.inner_text() == examples.LONG_ANSWER
+
+
+def test_nbconvert_html_of_an_executed_notebook_shows_the_diagrams_offline(browser, tmp_path):
+    import nbformat
+    from nbclient import NotebookClient
+    from nbconvert import HTMLExporter
+    from test_widgets_notebook import notebook
+
+    nb = notebook()
+    NotebookClient(nb, timeout=120, kernel_name="python3").execute(cwd=str(tmp_path))
+    assert "widgets" not in nb.metadata
+    page_path = tmp_path / "executed.html"
+    page_path.write_text(HTMLExporter().from_notebook_node(nb)[0], encoding="utf-8")
+    asked: list[str] = []
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:")
+               else (asked.append(route.request.url), route.abort()))  # fmt: skip
+    page.goto(page_path.as_uri())
+    diagrams = page.locator(".agentlib-round-diagram")
+    assert diagrams.count() == 3 and all(diagrams.nth(i).is_visible() for i in range(3))
+    assert "Model: the reply" in diagrams.nth(0).inner_text()
+    assert "模型：回复" in diagrams.nth(2).inner_text()
+    assert diagrams.nth(0).bounding_box()["height"] > 200
+    diagrams.nth(0).screenshot(path=str(tmp_path / "nbconvert.png"))
+    nbformat.write(nb, tmp_path / "executed.ipynb")
 
 
 # ---- one end-to-end run in a real JupyterLab ----------------------------------------------------

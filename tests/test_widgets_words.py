@@ -38,7 +38,7 @@ def test_an_unknown_language_is_refused_by_name():
     assert LANGS == ("en", "zh")
 
 
-def _marked(trace: dict) -> dict:
+def marked(trace: dict) -> dict:
     """The trace with every word wrapped in ⟦ ⟧, so what a view adds of its own stands out."""
     return {**trace, "words": {k: OPEN + v + CLOSE for k, v in trace["words"].items()}}
 
@@ -91,7 +91,7 @@ class Visible(HTMLParser):
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("make", PAGES, ids=lambda f: f.__name__)
 def test_the_static_views_say_nothing_of_their_own(make, lang):
-    trace = _marked(Trace.from_events(make(), tools=["bash", "read_file"], lang=lang).to_dict())
+    trace = marked(Trace.from_events(make(), tools=["bash", "read_file"], lang=lang).to_dict())
     text = render_text(trace)
     page = Visible()
     page.feed(render_html(trace))
