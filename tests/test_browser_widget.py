@@ -405,6 +405,11 @@ def test_nbconvert_html_of_an_executed_notebook_shows_the_diagrams_offline(brows
     assert "Model: the reply" in diagrams.nth(0).inner_text()
     assert "模型：回复" in diagrams.nth(2).inner_text()
     assert diagrams.nth(0).bounding_box()["height"] > 200
+    # nbconvert's page aligns table cells right: the diagram's own style keeps them left
+    aligned = page.eval_on_selector_all(
+        ".agentlib-round-diagram td", "els => els.map((e) => getComputedStyle(e).textAlign)"
+    )
+    assert set(aligned) == {"left"}
     diagrams.nth(0).screenshot(path=str(tmp_path / "nbconvert.png"))
     nbformat.write(nb, tmp_path / "executed.ipynb")
 

@@ -20,7 +20,7 @@ BOX = (
 )
 TABLE = "border-collapse:collapse;width:100%;margin:8px 0;font-size:inherit"
 TH = "text-align:left;padding:6px 8px;border-bottom:2px solid #d0d7de;background:#f6f8fa"
-TD = "vertical-align:top;padding:6px 8px;border-bottom:1px solid #eaeef2"
+TD = "vertical-align:top;text-align:left;padding:6px 8px;border-bottom:1px solid #eaeef2"
 NEW = "background:#fff8c5;border-left:3px solid #d4a72c;padding:1px 4px;margin:2px 0"
 CODE = "font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px"
 PRE = (
@@ -149,7 +149,7 @@ def render_html(trace: dict[str, Any]) -> str:
         for r in trace["rounds"]
     )
     table = (
-        f'<table style="{TABLE}"><thead><tr><th style="{TH}">{e(say(w, "col.round"))}</th>'
+        f'<table style="{TABLE}"><thead><tr><th style="{TH};width:3em">{e(say(w, "col.round"))}</th>'
         f'<th style="{TH}" title="{e(say(w, "harness"))}">{e(say(w, "col.harness"))}</th>'
         f'<th style="{TH}">{e(say(w, "col.model"))}</th>'
         f'<th style="{TH}">{e(say(w, "col.tools"))}</th></tr></thead><tbody>{rows}</tbody></table>'
