@@ -1,4 +1,4 @@
-"""Round diagram costs: bytes sent to the front end per live round, and static HTML render time.
+"""Round diagram costs: bytes and kernel time per live round, and static HTML render time.
 
 Run: python benchmarks/bench_widget.py   (prints numbers and ratios; no pass/fail)
 """
@@ -46,7 +46,29 @@ def bytes_per_round() -> dict[int, int]:
     return totals
 
 
+def seconds_per_round(repeats: int = 5) -> dict[int, float]:
+    """Kernel time ``on_event`` takes for each round of a live run (best of ``repeats`` runs)."""
+    comm.create_comm = lambda *a, **k: comm.DummyComm(*a, **k)
+    best: dict[int, float] = {}
+    for _ in range(repeats):
+        diagram = live(display=False)
+        spent: dict[int, float] = {}
+        for event in long_run(ROUNDS):
+            started = time.perf_counter()
+            diagram.on_event(event)
+            spent[event.round] = spent.get(event.round, 0.0) + time.perf_counter() - started
+        best = {k: min(v, best.get(k, v)) for k, v in spent.items()}
+    return best
+
+
 def main() -> None:
+    took = seconds_per_round()
+    early = sum(took[k] for k in range(6, 16)) / 10
+    late = sum(took[k] for k in range(ROUNDS - 10, ROUNDS)) / 10
+    print(
+        f"live kernel time: rounds 6-15 {early * 1e3:.2f} ms/round, rounds {ROUNDS - 10}-{ROUNDS - 1} "
+        f"{late * 1e3:.2f} ms/round, ratio {late / early:.2f} (target: does not grow with the history)"
+    )
     totals = bytes_per_round()
     r10, r200 = totals[10], totals[ROUNDS]
     print(f"live traffic: round 10 sent {r10} bytes, round {ROUNDS} sent {r200} bytes")
