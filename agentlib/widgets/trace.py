@@ -182,10 +182,7 @@ class Trace:
             self.finished = {
                 "round": event.round,
                 "stop_reason": event.stop_reason,
-                # the loop explains itself in English; other languages say it from the table
-                "why": event.why
-                if self.lang == "en"
-                else stop_words(self.words, event.stop_reason)[0],
+                "why": self._why(event),
             }
             if event.stop_reason == OUT_OF_ROUNDS:
                 self._set_stop(r, r["stop_reason"])
@@ -198,6 +195,10 @@ class Trace:
                         reason=event.stop_reason, problem=problem.words)
                 )  # fmt: skip
         return r["index"]
+
+    def _why(self, event: Finished) -> str:
+        # the loop explains itself in English; another language says it from the words table
+        return event.why if self.lang == "en" else stop_words(self.words, event.stop_reason)[0]
 
     def _set_stop(self, r: dict[str, Any], stop_reason: str | None) -> None:
         r["stop_reason"] = stop_reason
