@@ -122,3 +122,21 @@ def test_real_offline_loop_is_drawn():
     assert "shout (toolu_" in text and "output: <B>HI</B>" in text and "(estimated)" in text
     assert "&lt;B&gt;HI&lt;/B&gt;" in diagram.to_html()
     assert show(state).trace.to_dict() == diagram.trace.to_dict()
+
+
+def test_the_widget_carries_the_words_of_its_language_once():
+    from agentlib.widgets.words import words
+
+    diagram = live(display=False, lang="zh")
+    assert diagram.snapshot["words"] == words("zh") and diagram.snapshot["lang"] == "zh"
+    for event in examples.single_tool():
+        diagram.on_event(event)
+    assert "words" not in diagram.patch["meta"]  # a live round does not carry them again
+    assert diagram.trace.rounds[0]["next"].startswith("运行每个工具")
+
+
+def test_a_trace_keeps_its_language():
+    trace = Trace.from_events(examples.no_tools(), lang="zh")
+    assert show(trace).trace is trace
+    with pytest.raises(ValueError, match="this Trace speaks 'zh': build it with lang='en'"):
+        show(trace, lang="en")

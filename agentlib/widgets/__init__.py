@@ -58,11 +58,12 @@ def _kind() -> type[Diagram]:
     return RoundDiagram
 
 
-def show(run: Any, *, offline: bool | None = None, tools: Any = None, lang: str = "en"):
-    """A displayable diagram of a finished run (LoopState, events, or messages).
+def show(run: Any, *, offline: bool | None = None, tools: Any = None, lang: str | None = None):
+    """A displayable diagram of a finished run (LoopState, events, messages, or a Trace).
 
     ``offline`` labels token counts as estimates; by default a model id containing
-    "offline" does. ``tools``: the toolbox the run offered the model. ``lang``: "en" or "zh".
+    "offline" does. ``tools``: the toolbox the run offered the model. ``lang``: "en" (the
+    default) or "zh"; a Trace keeps its own.
     """
     return _kind()(to_trace(run, offline=offline, tools=tools, lang=lang))
 
