@@ -66,7 +66,7 @@ function cut(w, value, limit, cls = "ad-text") {
   if (text.length <= limit) return h("span", { class: cls }, text);
   const node = h("span", { class: cls }, text.slice(0, limit - 1));
   const more = h("button", { class: "ad-more", title: say(w, "more"), "aria-label": say(w, "more"),
-    "aria-expanded": "false", onclick: (ev) => { ev.stopPropagation(); node.replaceChildren(text); } }, CUT);
+    onclick: (ev) => { ev.stopPropagation(); node.replaceChildren(text); } }, CUT);
   node.append(more);
   return node;
 }
