@@ -24,15 +24,9 @@ class RoundDiagram(Diagram, anywidget.AnyWidget):
     # the last round that changed: live updates cost one round each, whatever came before
     patch = traitlets.Dict().tag(sync=True)
 
-    def __init__(
-        self,
-        trace: Trace | None = None,
-        *,
-        offline: bool | None = None,
-        tools: Any = None,
-        lang: str = "en",
-    ) -> None:
-        Diagram.__init__(self, trace, offline=offline, tools=tools, lang=lang)
+    def __init__(self, trace: Trace | None = None, **options: Any) -> None:
+        """``options`` are Diagram's: ``offline``, ``tools``, ``lang``."""
+        Diagram.__init__(self, trace, **options)
         self._seq = 0
         anywidget.AnyWidget.__init__(self, snapshot=self.trace.to_dict())
         self.on_msg(self._answer)
