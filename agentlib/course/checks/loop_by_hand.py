@@ -73,13 +73,8 @@ def check_exit_code(run_bash: Callable[[str], str]) -> Verdict:
         )
     if problems:
         return Verdict(False, "the shell part needs another look.", problems)
-    seen = model_read(
-        run_bash,
-        BASH,
-        "Run the failing script",
-        call("bash", command="python3 -c 'import sys; sys.exit(4)'"),
-        "The command failed with exit code 4.",
-    )
+    script = {"command": "python3 -c 'import sys; sys.exit(4)'"}
+    seen = model_read(run_bash, BASH, script, "The command failed with exit code 4.")
     if not _has_number(seen, 4):
         return Verdict(False, f"in the loop, the model read {seen!r}, without the exit code 4.")
     return Verdict(True, f"every case passed, and in the loop the model read {seen!r}.")

@@ -8,8 +8,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from ...offline import call, say
-from .scripted import model_read, spec
+from .scripted import GLOB, model_read
 from .verdict import Verdict, check, crash
 
 STOLEN = "stolen.txt"
@@ -82,13 +81,7 @@ def _check_glob(run_glob: Callable[[str], str], root: Path, sibling: Path | None
             )
     if problems:
         return Verdict(False, "the glob is not safe yet.", problems)
-    seen = model_read(
-        run_glob,
-        spec("glob", "Find files matching a glob pattern.", "pattern"),
-        "List /etc",
-        call("glob", pattern="/etc/*"),
-        say("That pattern is refused."),
-    )
+    seen = model_read(run_glob, GLOB, {"pattern": "/etc/*"}, "That pattern is refused.")
     tried = f"{len(escapes)} escapes" + (
         f" (one into {sibling.name!r} beside it)"
         if sibling

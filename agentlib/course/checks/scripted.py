@@ -8,7 +8,7 @@ from typing import Any
 
 from ...loop import LoopState, agent_loop
 from ...messages import content_text, to_dict
-from ...offline import Script, offline_client
+from ...offline import Script, call, offline_client, say
 from ...tools import Toolbox
 
 
@@ -26,6 +26,8 @@ def spec(name: str, description: str, *arguments: str) -> dict[str, Any]:
 
 
 BASH = spec("bash", "Run a shell command.", "command")
+EDIT_FILE = spec("edit_file", "Replace exact text in file.", "path", "old_text", "new_text")
+GLOB = spec("glob", "Find files matching a glob pattern.", "pattern")
 
 
 def scripted(*replies: Any) -> tuple[Any, str]:
@@ -42,10 +44,12 @@ def run_loop(tools: Toolbox, question: str, *replies: Any) -> LoopState:
 
 
 def model_read(
-    handler: Callable[..., Any], schema: dict[str, Any], question: str, *replies: Any
+    handler: Callable[..., Any], schema: dict[str, Any], call_input: dict, answer: str
 ) -> str:
-    """Run the loop with the learner's one tool; the text the model read back from its first call."""
-    state = run_loop(Toolbox.from_dicts([schema], {schema["name"]: handler}), question, *replies)
+    """Run the loop with the learner's one tool, which the model calls once with ``call_input``; what it read back."""
+    name = schema["name"]
+    tools = Toolbox.from_dicts([schema], {name: handler})
+    state = run_loop(tools, f"Use {name}", call(name, **call_input), say(answer))
     return state.messages[2]["content"][0]["content"]
 
 

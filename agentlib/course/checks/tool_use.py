@@ -12,7 +12,7 @@ from typing import Any
 from ...offline import call, say
 from ...tools import Toolbox, check_tools
 from ..exercise import description_problem
-from .scripted import model_read, run_loop, spec
+from .scripted import EDIT_FILE, model_read, run_loop
 from .verdict import Verdict, blank, check, crash
 
 
@@ -127,13 +127,8 @@ def _check_edit(run_edit: Callable[..., str], root: Path, folder: Path) -> Verdi
         )
     if problems:
         return Verdict(False, "run_edit is not there yet.", problems)
-    seen = model_read(
-        run_edit,
-        spec("edit_file", "Replace exact text in file.", "path", "old_text", "new_text"),
-        "Change x to 9",
-        call("edit_file", path=twice, old_text="x = 1", new_text="x = 9"),
-        say("It matched twice; I will add context."),
-    )
+    edit = {"path": twice, "old_text": "x = 1", "new_text": "x = 9"}
+    seen = model_read(run_edit, EDIT_FILE, edit, "It matched twice; I will add context.")
     return Verdict(
         True,
         f"two matches are refused with the count, one is replaced; in the loop the model read {seen!r}.",
