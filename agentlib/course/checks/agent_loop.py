@@ -124,5 +124,6 @@ def check_stop_reasons(agent_loop: Callable[[list], Any]) -> Verdict:
         return Verdict(False, "not every stop reason is handled yet.", problems)
     return Verdict(
         True,
-        f"pause_turn resumed the turn with the paused reply in the history; the cut-off tool call was never run, and {kept}.",
+        "pause_turn resumed the turn, and the cut-off tool call was never run: the paused reply "
+        f"went back with the history, and {kept}.",
     )
