@@ -53,10 +53,12 @@ def checked() -> None:
 
 def last_failure() -> tuple[str, BaseException] | None:
     """The source and error of the last cell that raised since the previous check, or None."""
+    shell = _state["shell"]
+    if shell is None or shell is not _shell():  # no IPython, or not the shell that was watched
+        return None
     if _failures:
         return _failures[-1]
-    shell = _state["shell"]
-    if shell is None or _state["watching_before_cell"]:
+    if _state["watching_before_cell"]:
         return None
     # watching began in this very cell: the cell run just before it is IPython's last result
     result = getattr(shell, "last_execution_result", None)
