@@ -210,3 +210,18 @@ def test_the_readme_nbgrader_recipe_grades_a_blank_0_and_a_solution_1(tmp_path):
         for r in csv.DictReader((grading / "grades.csv").open())
     }
     assert rows == {"blank": (0.0, 1.0), "solved": (1.0, 1.0)}
+
+
+def test_a_strict_check_that_raised_is_not_taken_for_the_learners_cell(shell, monkeypatch):
+    monkeypatch.setenv(MODE_VARIABLE, "strict")
+    assert shell.run_cell(
+        "from agentlib.course.checks import check_own_tool\ntoolbox = ..."
+    ).success
+    first = shell.run_cell(
+        "check_own_tool(toolbox, None, name='word_count', example={'text': 'a'})"
+    )
+    assert isinstance(first.error_in_exec, AssertionError)
+    again = shell.run_cell(
+        "check_own_tool(toolbox, None, name='word_count', example={'text': 'a'})"
+    )
+    assert str(again.error_in_exec).startswith("… Still blank: the toolbox is still `...`")
