@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .events import Event, Finished, ModelReplied, RoundStarted, ToolRan
-from .messages import SentHistory, to_dict
+from .messages import normalize_messages, to_dict
 from .tools import Toolbox
 
 OUT_OF_ROUNDS = "max_rounds"  # the stop_reason recorded when the round limit ends a run
@@ -48,12 +48,11 @@ def agent_loop(
 ) -> LoopState:
     """Run the loop until the model stops asking for tools. Appends to ``messages`` as it goes."""
     run = _Run(LoopState(messages), on_event)
-    history = SentHistory()  # normalize_messages(messages), redone each round for new messages
     extra = {"system": system} if system else {}
     while True:
         if run.state.rounds >= max_rounds:  # the round limit: a runaway loop stops here
             return run.finish(OUT_OF_ROUNDS)
-        sent = history.update(messages)
+        sent = normalize_messages(messages)
         run.round_started(sent)
         try:
             response = client.messages.create(
@@ -85,9 +84,8 @@ class _Run:
             self.on_event(event)
 
     def round_started(self, sent: list[dict[str, Any]]) -> None:
-        """Count the round and report what it sends (the list, shared, not a copy of it)."""
         self.state.rounds += 1
-        self.emit(RoundStarted(round=self.state.rounds, history=sent, count=len(sent)))
+        self.emit(RoundStarted(round=self.state.rounds, messages=sent))
         self.started = time.perf_counter()
 
     def model_replied(self, response: Any, reply: dict[str, Any]) -> None:

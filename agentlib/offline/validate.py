@@ -2,7 +2,7 @@
 
 Every rule has an id (``RULES``); docs/conformance.md lists the same ids with their public
 sources. The conversation's shape (roles, empty content, tool_use / tool_result pairing) is
-decided by ``agentlib.messages.protocol_problems``, the code ``check_history`` explains too.
+decided by ``agentlib.protocol.protocol_problems``, the code ``check_history`` explains too.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from anthropic.types.message_content_param import MessageContentParam
 from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
 from anthropic.types.tool_result_block_param import Content as ResultContentParam
 
-from agentlib.messages import protocol_problems
+from agentlib.protocol import protocol_problems
 
 RULES = {
     # HTTP: agentlib/offline/simulator.py
@@ -46,7 +46,7 @@ RULES = {
     "block-role": "tool_result / image / document only in user messages; tool_use / thinking "
     "only in assistant messages",
     "tool-use-id-pattern": "tool_use ids match ^[a-zA-Z0-9_-]+$",
-    # the conversation's shape: agentlib.messages.protocol_problems
+    # the conversation's shape: agentlib.protocol.protocol_problems
     "role": "roles are user or assistant",
     "messages-non-empty": "there is at least one message",
     "first-user": "the first message is the user's",
