@@ -16,10 +16,10 @@ from .messages import content_blocks, to_dict
 
 @dataclass(frozen=True)
 class Problem:
-    """One way a history breaks the Messages API's protocol, said twice."""
+    """One way a request breaks the Messages API's rules, said twice: as the API does, and in words."""
 
     rule: str  # the rule's id in docs/conformance.md and agentlib.offline.validate.RULES
-    api: str  # what the API answers (the message of its 400 invalid_request_error)
+    api: str | None  # what the API answers (its 400's message); None: accepted, only advice
     words: str  # the same problem explained for the learner, with messages[i] as sent
 
 

@@ -198,3 +198,65 @@ def test_dispatch_never_raises_whatever_the_model_sends(name, data):
     assert isinstance(outcome.content, str) and outcome.content
     if outcome.is_error:
         assert outcome.content.startswith("Error: ")
+
+
+BAD_SPECS = [
+    ({**SEED_TOOLS[0], "name": "run bash"}, "tool-name-pattern"),
+    ({**SEED_TOOLS[0], "name": 7}, "tool-name-pattern"),
+    ({k: v for k, v in SEED_TOOLS[0].items() if k != "name"}, "field-required"),
+    ({k: v for k, v in SEED_TOOLS[0].items() if k != "input_schema"}, "field-required"),
+    ({**SEED_TOOLS[0], "description": 3}, "field-type"),
+    ({**SEED_TOOLS[0], "input_schema": {"type": "string"}}, "tool-input-schema"),
+    ({**SEED_TOOLS[0], "input_schema": []}, "tool-input-schema"),
+]
+
+
+@pytest.mark.parametrize(("spec", "rule"), BAD_SPECS)
+def test_the_offline_api_and_check_tools_refuse_a_tool_by_the_same_rule(spec, rule):
+    import anthropic
+
+    from agentlib.offline import offline_client
+    from agentlib.tool_checks import tool_problems
+
+    (problem,) = tool_problems([spec])
+    assert problem.rule == rule and problem.api
+    assert problem.words in check_tools([spec], {spec.get("name"): lambda command: command})
+    client, model = offline_client(max_retries=0)
+    with pytest.raises(anthropic.BadRequestError) as refused:
+        client.messages.create(
+            model=model, max_tokens=50, messages=[{"role": "user", "content": "hi"}], tools=[spec]
+        )
+    assert refused.value.body["error"]["message"] == problem.api
+
+
+def test_two_tools_of_one_name_are_refused_once():
+    from agentlib.tool_checks import tool_problems
+
+    problems = tool_problems(SEED_TOOLS * 2)
+    assert [p.rule for p in problems] == ["tool-names-unique"]
+    assert check_tools(SEED_TOOLS * 2, {"bash": lambda command: command}) == [
+        "'bash' appears 2 times in TOOLS; tool names must be unique."
+    ]
+
+
+def test_a_tool_without_description_is_accepted_with_advice():
+    from agentlib.course import check_exercise
+    from agentlib.offline import offline_client
+    from agentlib.tool_checks import tool_problems
+
+    bare = {k: v for k, v in SEED_TOOLS[0].items() if k != "description"}
+    (advice,) = tool_problems([bare])
+    assert advice.api is None and "no description" in advice.words
+    assert check_tools([bare], {"bash": lambda command: command}) == []  # the 03 exercise's check
+    assert check_exercise([bare], {"bash": lambda command: command}, name="bash") == []  # 05's
+    client, model = offline_client(max_retries=0)
+    client.messages.create(
+        model=model, max_tokens=50, messages=[{"role": "user", "content": "hi"}], tools=[bare]
+    )  # the API accepts it: no BadRequestError
+
+
+def test_a_function_in_tools_is_named_instead_of_crashing_check_tools():
+    assert check_tools([*SEED_TOOLS, word_count.handler], {"bash": lambda command: command}) == [
+        "TOOLS[1] is a function: TOOLS holds one dict per tool, with its name, description and "
+        "input_schema (a function goes into TOOL_HANDLERS)."
+    ]

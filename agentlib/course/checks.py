@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..messages import content_text, to_dict
+from ..tool_checks import tool_problems
 from ..tools import Toolbox, check_tools
 from .exercise import check_exercise
 
@@ -434,6 +435,7 @@ def check_dispatch_map(TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[...,
         "the model called all five tools by name, and each reached its function: "
         + ", ".join(e.name for e in seen)
         + ".",
+        [p.words for p in tool_problems(TOOLS) if p.api is None],  # advice: accepted anyway
     )
 
 
@@ -624,4 +626,5 @@ def check_own_tool(
     return Verdict(
         True,
         f"the loop looked {name!r} up by name and ran it: {name}({example}) -> {ran[0].output!r}; the model answered {_text_of(state.messages[-1]['content'])!r}.",
+        [p.words for p in tool_problems(box.TOOLS) if p.api is None],  # advice: accepted anyway
     )

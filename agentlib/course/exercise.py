@@ -21,9 +21,10 @@ def check_exercise(
 ) -> list[str]:
     """Every reason the tool ``name`` would not work in the loop; an empty list means it is ready.
 
-    Checks that it is in ``TOOLS`` and ``TOOL_HANDLERS``, that every tool name is one the API
-    accepts, that schema and handler agree, that it has a description, and, given ``example``
-    input, that a call the way the model's call would run succeeds and returns a string.
+    Checks that it is in ``TOOLS`` and ``TOOL_HANDLERS``, that the API accepts every tool
+    (``tool_problems``), that schema and handler agree, and, given ``example`` input, that a
+    call the way the model's call would run succeeds and returns a string. A missing
+    description is not a reason: the API accepts it (``tool_problems`` gives it as advice).
     """
     box = TOOLS if isinstance(TOOLS, Toolbox) else None
     if box is not None:
@@ -45,14 +46,9 @@ def check_exercise(
             f"{name!r} is in neither TOOLS nor TOOL_HANDLERS: add its schema to TOOLS (what the "
             "model sees) and its function to TOOL_HANDLERS (what the code runs)."
         ]
-    problems = [p for n in specs if (p := name_problem(n))]
-    mismatches = check_tools(TOOLS, handlers)
-    problems += mismatches
+    mismatches = check_tools(TOOLS, handlers)  # what the API refuses (tool_problems), first
+    problems = list(mismatches)
     spec = specs.get(name)
-    if spec is not None and not str(spec.get("description", "")).strip():
-        problems.append(
-            f"{name!r} has no description: the model decides when to use a tool by reading it."
-        )
     if spec is None or name not in handlers or mismatches:
         return problems
     if not callable(handlers[name]):
@@ -67,31 +63,6 @@ def check_exercise(
         tool = box[name] if box is not None else None
         problems += call_problems(name, spec, handlers[name], example, tool)
     return problems
-
-
-def name_problem(name: Any) -> str | None:
-    """Why the API would refuse ``name`` as a tool name, or None when it accepts it."""
-    from ..offline.validate import TOOL_NAME  # the simulator's rule; loads the SDK only when used
-
-    if isinstance(name, str) and TOOL_NAME.fullmatch(name):
-        return None
-    if not isinstance(name, str):
-        return (
-            f"the tool name {name!r} is not a string: a tool's name is text, such as 'read_file'."
-        )
-    refused = sorted({c for c in name if not TOOL_NAME.fullmatch(c)})
-    if refused:
-        fixed = "".join(c if TOOL_NAME.fullmatch(c) else "_" for c in name)
-        why = "it contains " + ", ".join(repr(c) for c in refused)
-        hint = f" (for example {fixed!r})"
-    else:
-        why = f"it is {len(name)} characters long" if name else "it is empty"
-        hint = ""
-    return (
-        f"the API refuses the tool name {name!r}: {why}. A tool name must match "
-        f"{TOOL_NAME.pattern}, so pick another{hint}; until then every request that offers "
-        "this tool gets 400 invalid_request_error."
-    )
 
 
 def optional_but_needed(
