@@ -260,3 +260,101 @@ def test_a_function_in_tools_is_named_instead_of_crashing_check_tools():
         "TOOLS[1] is a function: TOOLS holds one dict per tool, with its name, description and "
         "input_schema (a function goes into TOOL_HANDLERS)."
     ]
+
+
+def test_tool_reads_the_docstring_as_the_sdk_does():
+    import anthropic
+
+    def grep_text(text: str, pattern: str = "a") -> str:
+        """Find lines that contain a pattern.
+
+        Returns:
+            The matching lines.
+
+        Arguments:
+            text: The text to search,
+                one line or many.
+            pattern: What to look for.
+        """
+        return "\n".join(line for line in text.splitlines() if pattern in line)
+
+    ours, sdks = tool(grep_text).spec, anthropic.beta_tool(grep_text).to_dict()
+    assert ours["description"] == sdks["description"] == "Find lines that contain a pattern."
+    for arg in ("text", "pattern"):
+        described = sdks["input_schema"]["properties"][arg]["description"]
+        assert ours["input_schema"]["properties"][arg]["description"] == described
+
+
+def test_an_sdk_tool_joins_a_toolbox_and_runs_through_dispatch():
+    import anthropic
+
+    @anthropic.beta_tool
+    def add(a: int, b: int) -> str:
+        """Add two numbers.
+
+        Args:
+            a: The first.
+            b: The second.
+        """
+        return str(a + b)
+
+    box = Toolbox([add, word_count])
+    assert box.TOOLS[0] == {k: add.to_dict()[k] for k in ("name", "description", "input_schema")}
+    assert box.dispatch("add", {"a": 2, "b": 3}).content == "5"
+    outcome = box.dispatch("add", {"a": "two"})
+    assert outcome.is_error and "invalid input for add" in outcome.content
+    assert check_tools(box.TOOLS, box.TOOL_HANDLERS) == []
+
+
+def test_async_tools_from_the_sdk_or_async_def_run_to_their_result():
+    import asyncio
+
+    import anthropic
+
+    @anthropic.beta_async_tool
+    async def later(text: str) -> str:
+        """Answer after a pause.
+
+        Args:
+            text: What to answer.
+        """
+        await asyncio.sleep(0)
+        return text.upper()
+
+    @tool
+    async def soon(text: str) -> str:
+        """Answer after a pause.
+
+        Args:
+            text: What to answer.
+        """
+        return text[::-1]
+
+    box = Toolbox([later, soon])
+    assert box.dispatch("later", {"text": "hi"}).content == "HI"
+    assert box.dispatch("soon", {"text": "hi"}).content == "ih"
+
+    async def inside_a_running_loop():  # as in a notebook's kernel
+        return box.dispatch("soon", {"text": "ab"}).content
+
+    assert asyncio.run(inside_a_running_loop()) == "ba"
+
+
+def test_an_instructors_sdk_tool_is_loaded_from_extra_tools(tmp_path, monkeypatch):
+    from agentlib.course.instructor import load_tools
+
+    (tmp_path / "sdktools.py").write_text(
+        "import anthropic\n\n"
+        "@anthropic.beta_tool\n"
+        "def shout(text: str) -> str:\n"
+        '    """Shout it.\n\n    Args:\n        text: The text.\n    """\n'
+        "    return text.upper()\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (loaded,) = load_tools("sdktools:shout")
+    assert Toolbox([loaded]).dispatch("shout", {"text": "hey"}).content == "HEY"
+
+
+def test_not_a_tool_is_a_clear_error():
+    with pytest.raises(TypeError, match="not a tool: 3"):
+        Toolbox([3])
