@@ -70,8 +70,11 @@ def _make_tool(fn: Callable[..., Any], name: str | None, read_only: bool) -> Too
     fields: dict[str, Any] = {}
     try:  # resolve string annotations (modules using `from __future__ import annotations`)
         signature = inspect.signature(fn, eval_str=True)
-    except NameError:
-        signature = inspect.signature(fn)
+    except NameError as e:  # a hint naming what the module never imports: no schema without it
+        raise TypeError(
+            f"{label}: a type hint names {e.name!r}, which {fn.__module__ or 'its module'} does not "
+            "define at run time: import it there (not only under TYPE_CHECKING)"
+        ) from e
     for pname, param in signature.parameters.items():
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             raise TypeError(f"{label}: *args/**kwargs cannot be described to the model")

@@ -358,3 +358,16 @@ def test_an_instructors_sdk_tool_is_loaded_from_extra_tools(tmp_path, monkeypatc
 def test_not_a_tool_is_a_clear_error():
     with pytest.raises(TypeError, match="not a tool: 3"):
         Toolbox([3])
+
+
+def test_a_type_hint_naming_nothing_is_said_in_words():
+    namespace: dict = {}
+    exec(  # a module with postponed annotations whose hint names nothing it imports
+        "from __future__ import annotations\n"
+        "def lookup(key: Missing) -> str:\n"
+        '    """Look a key up.\n\n    Args:\n        key: The key.\n    """\n'
+        "    return ''\n",
+        namespace,
+    )
+    with pytest.raises(TypeError, match="lookup: a type hint names 'Missing'"):
+        tool(namespace["lookup"])
