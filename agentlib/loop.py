@@ -68,7 +68,7 @@ def agent_loop(
         if response.stop_reason != "tool_use":
             return run.finish(response.stop_reason)
         calls = [b for b in messages[-1]["content"] if b.get("type") == "tool_use"]
-        results = run_tool_calls(calls, tools, on_ran=run.tool_ran)
+        results = _run_tool_calls(calls, tools, on_ran=run.tool_ran)
         messages.append({"role": "user", "content": results})
 
 
@@ -120,7 +120,7 @@ class _Run:
             raise clearer from error
 
 
-def run_tool_calls(
+def _run_tool_calls(
     calls: list[dict[str, Any]],
     tools: Toolbox,
     on_ran: Callable[[ToolRan], None] | None = None,
@@ -131,7 +131,7 @@ def run_tool_calls(
     runs alone, after everything before it, so a read that follows a write sees the write.
     """
     results = []
-    for batch in read_only_batches(calls, tools):
+    for batch in _read_only_batches(calls, tools):
         if len(batch) == 1:
             done = [_run_one(batch[0], tools)]
         else:
@@ -144,7 +144,7 @@ def run_tool_calls(
     return results
 
 
-def read_only_batches(calls: list[dict[str, Any]], tools: Toolbox) -> list[list[dict[str, Any]]]:
+def _read_only_batches(calls: list[dict[str, Any]], tools: Toolbox) -> list[list[dict[str, Any]]]:
     """Split calls, in order, into runs of neighbouring read-only calls and single other calls."""
 
     def is_read_only(call: dict[str, Any]) -> bool:
