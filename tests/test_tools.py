@@ -371,3 +371,15 @@ def test_a_type_hint_naming_nothing_is_said_in_words():
     )
     with pytest.raises(TypeError, match="lookup: a type hint names 'Missing'"):
         tool(namespace["lookup"])
+
+
+def test_the_exercise_checks_pass_a_tool_without_description_and_advise_one():
+    from agentlib.course.checks import check_own_tool
+
+    bare = {"name": "shout", "input_schema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}}  # fmt: skip
+    verdict = check_own_tool([bare], {"shout": lambda text: text.upper()}, name="shout", example={"text": "hi"})  # fmt: skip
+    assert verdict.ok, verdict
+    assert verdict.details == [
+        "'shout' has no description: the API accepts it, but the model decides when to use a "
+        "tool by reading its description."
+    ]
