@@ -64,6 +64,7 @@ RULES = {
     # what the API accepts, and the simulator with it
     "same-role-turns-accepted": "consecutive messages of one role are combined, not refused",
     "prefill-accepted": "a final assistant message is a prefill the reply continues",
+    "tool-description-optional": "a tool without a description is accepted (the course advises one)",
 }
 
 TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
