@@ -181,15 +181,21 @@ def check_tools(
     return problems
 
 
+def _parameters(handler: Callable[..., Any]) -> dict[str, inspect.Parameter] | None:
+    # None when there is nothing to compare: no signature to read, or a **kw lambda (the seed's)
+    try:
+        params = inspect.signature(handler).parameters
+    except (TypeError, ValueError):  # not callable, or a builtin without a signature
+        return None
+    return None if any(p.kind is p.VAR_KEYWORD for p in params.values()) else dict(params)
+
+
 def _signature_problems(
     name: str, schema: dict[str, Any], handler: Callable[..., Any]
 ) -> list[str]:
-    try:
-        params = inspect.signature(handler).parameters
-    except (TypeError, ValueError):
+    params = _parameters(handler)
+    if params is None:
         return []
-    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
-        return []  # a **kw lambda, as in the seed: nothing to compare
     props = set(schema.get("properties", {}))
     problems = [
         f"{name!r}: schema property {p!r} has no parameter in the handler."
@@ -203,3 +209,17 @@ def _signature_problems(
                 f"{name!r}: the handler needs {pname!r}, which the schema never asks for."
             )
     return problems
+
+
+def optional_but_needed(
+    name: str, schema: dict[str, Any], handler: Callable[..., Any]
+) -> list[str]:
+    """Parameters the handler cannot do without that the schema lets the model leave out."""
+    required = set(schema.get("required", []))
+    return [
+        f"{name!r}: the handler needs {p!r}, but the schema does not list it in 'required', so "
+        f"the model may leave it out and the call would crash: add {p!r} to 'required' (or give "
+        "the parameter a default)."
+        for p, param in (_parameters(handler) or {}).items()
+        if p in schema.get("properties", {}) and p not in required and param.default is param.empty
+    ]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import inspect
 import io
 from collections.abc import Callable
 from typing import Any
 
+from ..tool_checks import optional_but_needed
 from ..tools import Tool, Toolbox, check_tools
 
 
@@ -63,24 +63,6 @@ def check_exercise(
         tool = box[name] if box is not None else None
         problems += call_problems(name, spec, handlers[name], example, tool)
     return problems
-
-
-def optional_but_needed(
-    name: str, schema: dict[str, Any], handler: Callable[..., Any]
-) -> list[str]:
-    """Parameters the handler cannot do without that the schema lets the model leave out."""
-    try:
-        params = inspect.signature(handler).parameters
-    except (TypeError, ValueError):
-        return []
-    required = set(schema.get("required", []))
-    return [
-        f"{name!r}: the handler needs {p!r}, but the schema does not list it in 'required', so "
-        f"the model may leave it out and the call would crash: add {p!r} to 'required' (or give "
-        "the parameter a default)."
-        for p, param in params.items()
-        if p in schema.get("properties", {}) and p not in required and param.default is param.empty
-    ]
 
 
 def call_problems(
