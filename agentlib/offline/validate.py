@@ -256,13 +256,7 @@ def _check_block(block: Any, role: Any, where: str) -> None:
     kind = block.get("type")
     if kind is None:
         raise InvalidRequest("field-required", f"{where}.type: Field required")
-    if not isinstance(kind, str) or kind not in BLOCK_FIELDS:
-        expected = ", ".join(f"'{t}'" for t in BLOCK_FIELDS)
-        raise InvalidRequest(
-            "block-type",
-            f"{where}: Input tag '{kind}' found using 'type' does not match any of the "
-            f"expected tags: {expected}",
-        )
+    _known_type(kind, BLOCK_FIELDS, where)
     _no_extra(block, BLOCK_FIELDS[kind], f"{where}.{kind}.")
     if role == "assistant" and kind in USER_ONLY:
         raise InvalidRequest(
@@ -296,6 +290,16 @@ def _check_block(block: Any, role: Any, where: str) -> None:
         _check_result_content(block.get("content", ""), f"{where}.tool_result.content")
 
 
+def _known_type(kind: Any, known: dict[str, frozenset[str]], where: str) -> None:
+    if not isinstance(kind, str) or kind not in known:
+        expected = ", ".join(f"'{t}'" for t in known)
+        raise InvalidRequest(
+            "block-type",
+            f"{where}: Input tag '{kind}' found using 'type' does not match any of the "
+            f"expected tags: {expected}",
+        )
+
+
 def _check_result_content(content: Any, where: str) -> None:
     if isinstance(content, str):
         return
@@ -303,13 +307,7 @@ def _check_result_content(content: Any, where: str) -> None:
         raise InvalidRequest("field-type", f"{where}: Input should be a valid string or list")
     for k, part in enumerate(content):
         kind = part.get("type") if isinstance(part, dict) else None
-        if not isinstance(kind, str) or kind not in RESULT_CONTENT_FIELDS:
-            expected = ", ".join(f"'{t}'" for t in RESULT_CONTENT_FIELDS)
-            raise InvalidRequest(
-                "block-type",
-                f"{where}.{k}: Input tag '{kind}' found using 'type' does not match any of the "
-                f"expected tags: {expected}",
-            )
+        _known_type(kind, RESULT_CONTENT_FIELDS, f"{where}.{k}")
         _no_extra(part, RESULT_CONTENT_FIELDS[kind], f"{where}.{k}.{kind}.")
         if kind == "text" and not part.get("text"):
             raise InvalidRequest(
