@@ -8,7 +8,11 @@ from typing import Any
 
 @dataclass(frozen=True, kw_only=True)
 class RoundStarted:
-    """The loop is about to call the model with ``messages``: the history as sent (plain dicts)."""
+    """The loop is about to call the model with ``messages``: the history as sent (plain dicts).
+
+    It is ``normalize_messages(history)``, so a message with nothing to clean is the
+    history's own dict, not a copy: the rounds of a run store each message once.
+    """
 
     round: int
     messages: list[dict[str, Any]]

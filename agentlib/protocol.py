@@ -3,7 +3,8 @@
 One rule set, used three ways: the offline API refuses a request with the first problem's
 ``api`` message (``agentlib.offline.validate``), ``check_history`` explains every problem in
 ``words``, and the round diagram lists them for the history each round sent. Rule ids are the
-ones docs/conformance.md lists with their public sources.
+ones docs/conformance.md lists with their public sources. A tool definition's rules, in the
+same ``Problem`` shape, are ``agentlib.tool_checks.tool_problems``.
 """
 
 from __future__ import annotations

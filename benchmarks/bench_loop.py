@@ -7,7 +7,7 @@ only the loop. Printed side by side in one run:
 - loop CPU time, agentlib / bare, the median of paired runs (target: at most 1.15 up to
   50 rounds, the loop's default round limit; longer runs are printed for information);
 - peak memory (tracemalloc) during the run, agentlib / bare, and what each round adds on
-  average (linear memory: the per-round figure stays flat as runs grow).
+  average (a figure that stays flat as runs grow is memory growing linearly).
 
     python benchmarks/bench_loop.py [--rounds 10 25 50 100 300] [--memory 10 25 50 300 1000]
 
