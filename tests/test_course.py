@@ -188,7 +188,7 @@ def word_count(text: str) -> str:
         ([word_count.spec], {}, ["'word_count' is in TOOLS but not in TOOL_HANDLERS: the model will call it and get 'Unknown tool'."]),
         ([], {"word_count": word_count}, ["'word_count' is in TOOL_HANDLERS but not in TOOLS: the model never learns it exists."]),
         ([], {}, ["'word_count' is in neither TOOLS nor TOOL_HANDLERS: add its schema to TOOLS (what the model sees) and its function to TOOL_HANDLERS (what the code runs)."]),
-        ([{**word_count.spec, "description": " "}], {"word_count": word_count}, ["'word_count' has no description: the model decides when to use a tool by reading it."]),
+        ([{**word_count.spec, "description": " "}], {"word_count": word_count}, ["'word_count' has no description: the API accepts it, but the model decides when to use a tool by reading its description."]),  # the course refuses what the API accepts
         ([word_count.spec], {"word_count": lambda words: words}, ["'word_count': schema property 'text' has no parameter in the handler.", "'word_count': the handler needs 'words', which the schema never asks for."]),
         ([word_count.spec], {"word_count": lambda text: int(text)}, ["calling 'word_count' with {'text': 'a b'} fails, so the model would read an error: Error: word_count failed: ValueError: invalid literal for int() with base 10: 'a b'"]),
     ],
