@@ -23,8 +23,28 @@ def parse_parameter(text: str) -> tuple[str, Any]:
     return name.strip(), value
 
 
+def _refused(paths: list[Path], parameters: dict[str, Any]) -> list[str]:
+    """Every notebook's problem with the parameters, checked before the first kernel starts."""
+    import nbformat
+
+    from .runner import parameter_problems
+
+    refused = []
+    for path in paths:
+        if not path.is_file():
+            refused.append(f"{path}: no such notebook")
+            continue
+        problems = parameter_problems(nbformat.read(path, as_version=4), parameters)
+        refused += [f"{path.name}: {problem}" for problem in problems]
+    return refused
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run each notebook, print PASS/FAIL with its time and failing cell; exit 1 if any failed."""
+    """Run each notebook, print PASS/FAIL with its time and failing cell; exit 1 if any failed.
+
+    Exit 2, running nothing, when a parameter is unknown to a notebook or WORKSPACE is not an
+    existing absolute folder.
+    """
     parser = argparse.ArgumentParser(
         prog="python -m agentlib.course",
         description="Execute notebooks top to bottom with nbclient, forced offline unless --live.",
@@ -48,9 +68,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output-dir", type=Path, help="save the executed notebooks here")
     args = parser.parse_args(argv)
 
+    parameters = dict(args.parameter)
+    refused = _refused(args.notebooks, parameters)
+    if refused:
+        print("\n".join(refused), file=sys.stderr)
+        return 2
     failed = 0
     for path in args.notebooks:
-        run = run_notebook(path, dict(args.parameter), timeout=args.timeout, live=args.live)
+        run = run_notebook(path, parameters, timeout=args.timeout, live=args.live)
         print(run.report(), flush=True)
         failed += not run.ok
         if args.output_dir:
