@@ -121,7 +121,8 @@ def test_cli_prints_each_notebook_and_exits_nonzero_on_failure(tmp_path, capsys)
         tmp_path / "good.ipynb", notebook(("N = 1", ["parameters"]), ("assert N == 2", []))
     )
     bad = write(
-        tmp_path / "bad.ipynb", notebook(("N = 1", ["parameters"]), ("raise RuntimeError('boom')", []))
+        tmp_path / "bad.ipynb",
+        notebook(("N = 1", ["parameters"]), ("raise RuntimeError('boom')", [])),
     )
     assert main([good, "-p", "N=2", "--output-dir", str(tmp_path / "out")]) == 0
     assert (
