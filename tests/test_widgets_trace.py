@@ -89,9 +89,7 @@ def test_the_turn_fuse_is_named_on_the_last_round():
     events.append(Finished(round=2, stop_reason="max_rounds", why="the round limit was reached"))
     trace = Trace.from_events(events)
     assert trace.finished["stop_reason"] == "max_rounds"
-    assert (
-        trace.rounds[-1]["next"] == "the round limit was reached (max_rounds): the loop stops here"
-    )
+    assert trace.rounds[-1]["next"] == "the round limit was reached (max_rounds): the loop stops here"
 
 
 @pytest.mark.parametrize("case", sorted(examples.CASES))
