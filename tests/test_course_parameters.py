@@ -256,3 +256,22 @@ def test_a_cell_timeout_names_the_cell_and_the_limit(tmp_path):
     run = run_notebook(path, timeout=2)
     assert [(f.index, f.error) for f in run.failures] == [(1, "cell 1 timed out after 2 s")]
     assert "KeyboardInterrupt" not in run.report()
+
+
+def test_saved_notebooks_show_the_folders_a_run_made_by_purpose_and_leave_none(
+    tmp_path, monkeypatch
+):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))
+    monkeypatch.setattr("tempfile.tempdir", None)  # read TMPDIR again
+    body = textwrap.dedent("""
+        from agentlib.course import Course
+        course = Course(BACKEND, WORKSPACE, "", "", name="own-tool")
+        print(course.workspace.root / "hello.py", course.temporary_folder("outside"))
+    """)
+    path = parameters_notebook(tmp_path, body)
+    assert main([path, "--output-dir", str(tmp_path / "out")]) == 0
+    saved = nbformat.read(tmp_path / "out" / "p.ipynb", as_version=4)
+    assert saved.cells[1].outputs[-1].text.endswith("\n<workspace>/hello.py <outside>\n")
+    assert list(temp.iterdir()) == []

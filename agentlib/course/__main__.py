@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import ast
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
-from .runner import run_notebook
+from .instructor import _remove_tree
+from .runner import published, run_notebook
 
 
 def parse_parameter(text: str) -> tuple[str, Any]:
@@ -75,14 +77,21 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     failed = 0
     for path in args.notebooks:
-        run = run_notebook(path, parameters, timeout=args.timeout, live=args.live)
-        print(run.report(), flush=True)
-        failed += not run.ok
-        if args.output_dir:
-            import nbformat
+        # each kernel gets a temporary folder of its own, removed afterwards whatever it holds
+        tmpdir = tempfile.mkdtemp(prefix="agentlib-run-")
+        try:
+            run = run_notebook(
+                path, parameters, {"TMPDIR": tmpdir}, timeout=args.timeout, live=args.live
+            )
+            print(run.report(), flush=True)
+            failed += not run.ok
+            if args.output_dir:
+                import nbformat
 
-            args.output_dir.mkdir(parents=True, exist_ok=True)
-            nbformat.write(run.notebook, args.output_dir / path.name)
+                args.output_dir.mkdir(parents=True, exist_ok=True)
+                nbformat.write(published(run.notebook, tmpdir), args.output_dir / path.name)
+        finally:
+            _remove_tree(tmpdir)
     print(f"{len(args.notebooks) - failed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -172,7 +172,9 @@ class Course:
         self.tool_failures: list[str] = []  # what the instructor's tools raised, in order
         self._made: list[str] = []
         self._name = name
-        root = os.path.expanduser(str(workspace)) if workspace else self.temporary_folder()
+        root = (
+            os.path.expanduser(str(workspace)) if workspace else self.temporary_folder("workspace")
+        )
         try:
             self.workspace = Workspace(root)
             made = loaded(
@@ -202,9 +204,9 @@ class Course:
         for line in self._facts():
             print(f"agentlib: {line}")
 
-    def temporary_folder(self, purpose: str = "") -> Path:
+    def temporary_folder(self, purpose: str) -> Path:
         """A fresh temporary folder, removed when the kernel ends (e.g. an 'outside' folder for an attack)."""
-        prefix = f"{self._name}-{purpose}-" if purpose else f"{self._name}-"
+        prefix = f"{self._name}-{purpose}-"  # published pages show it as <purpose> (runner.py)
         path = tempfile.mkdtemp(prefix=prefix)
         if not self._made:
             atexit.register(self.remove_temporary_folders)

@@ -124,6 +124,31 @@ def kernel_env(env: dict[str, str] | None = None, *, live: bool = False) -> dict
     return base
 
 
+def published(nb: Any, tmpdir: str) -> Any:
+    """``nb`` with each temporary folder the run made under ``tmpdir`` written as ``<purpose>``.
+
+    Course names its folders ``<notebook>-<purpose>-<8 random characters>`` (``setup-workspace-
+    k2j4x9ab``): a page shows ``<workspace>/hello.py``, not one machine's temporary path.
+    """
+    import re
+
+    made = re.compile(re.escape(tmpdir.rstrip("/")) + r"/(?:[\w-]*?-)?(\w+)-[a-z0-9_]{8}(?![\w-])")
+
+    def rewrite(value: Any) -> Any:
+        if isinstance(value, str):
+            return made.sub(r"<\1>", value)
+        if isinstance(value, list):
+            return [rewrite(v) for v in value]
+        if isinstance(value, dict):
+            return type(value)({k: rewrite(v) for k, v in value.items()})
+        return value
+
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = rewrite(cell.outputs)
+    return nb
+
+
 def parameter_names(nb: Any) -> list[str]:
     """The names the ``parameters``-tagged cell assigns, in order (empty without such a cell)."""
     import ast
