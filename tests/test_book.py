@@ -145,3 +145,16 @@ def test_the_diagram_shows_on_a_built_page_in_chromium(book, tmp_path):
             browser.close()
     assert blocked == [], f"the page asked the network for: {blocked}"
     assert measured["colours"] > 20 and measured["ink"] > 0.02, json.dumps(measured)
+
+
+def test_the_jupyter_book_1_config_prefers_the_static_copy_as_conf_py_does():
+    yaml = pytest.importorskip("yaml", reason="PyYAML comes with jupytext (the test extra)")
+    config = yaml.safe_load((BOOK / "_config.yml").read_text())
+    conf: dict = {}
+    exec((BOOK / "conf.py").read_text(), conf)
+    overrides = [tuple(o) for o in config["sphinx"]["config"]["nb_mime_priority_overrides"]]
+    assert overrides == conf["nb_mime_priority_overrides"] == [("html", "text/html", 0)]
+    assert config["execute"]["execute_notebooks"] == "off" == conf["nb_execution_mode"]
+    toc = yaml.safe_load((BOOK / "_toc.yml").read_text())
+    assert toc["root"] == "index" and (BOOK / "index.md").is_file()
+    assert toc["chapters"] == [{"glob": "executed/*"}]
