@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -275,3 +276,18 @@ def test_saved_notebooks_show_the_folders_a_run_made_by_purpose_and_leave_none(
     saved = nbformat.read(tmp_path / "out" / "p.ipynb", as_version=4)
     assert saved.cells[1].outputs[-1].text.endswith("\n<workspace>/hello.py <outside>\n")
     assert list(temp.iterdir()) == []
+
+
+def test_the_readme_factory_and_script_run_in_every_notebook_toolbox(tmp_path, monkeypatch):
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    module = readme.split("# mytools.py, in the folder you run from\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "readme_tools.py").write_text(module)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv(FORCE_OFFLINE, "1")
+    try:
+        course = Course("offline", None, "readme_tools:make_tools", "readme_tools:SCRIPT")
+        for toolbox in (s01_tools, s02_tools):  # 01 and 02 offer bash only, the rest all five
+            state = course.run_script(toolbox(course.workspace))
+            assert state.messages[4]["content"][0]["content"] == "6"
+    finally:
+        sys.modules.pop("readme_tools", None)
