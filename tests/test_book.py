@@ -62,6 +62,21 @@ def book(tmp_path_factory) -> Path:
     return source
 
 
+def test_the_pages_read_like_a_learners_run(book):
+    """What the runner saved shows what a learner sees: no runner's flag, no settings, no build paths."""
+    texts = {}
+    for path in sorted((book / "executed").glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        texts[path.stem] = json.dumps([c.get("outputs", []) for c in nb.cells], ensure_ascii=False)
+    for name, text in texts.items():
+        assert "AGENTLIB_FORCE_OFFLINE" not in text and "from the environment" not in text, name
+        assert "agentlib-run-" not in text and "/tmp/" not in text, name
+        assert "injected-parameters" not in text, name
+    assert "nothing configured: the offline model it is" in texts["00_setup"]
+    assert "<workspace> | isolation:" in texts["00_setup"]
+    assert "no SCRIPT set: nothing to run" in texts["99_appendix"]  # the default instructor section
+
+
 def _has_diagram(notebook: Path) -> bool:
     nb = nbformat.read(notebook, as_version=4)
     return any(

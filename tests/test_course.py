@@ -61,9 +61,10 @@ def test_parameters_go_first_when_no_cell_is_tagged():
 def test_kernel_env_is_offline_without_anthropic_secrets_unless_live(monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "placeholder")
     monkeypatch.setenv("AGENTLIB_BACKEND", "anthropic")
+    monkeypatch.setenv("MODEL_ID", "some-model")
     monkeypatch.setenv(FORCE_OFFLINE, "1")  # as if started from a forced-offline kernel
     env = kernel_env()
-    assert "ANTHROPIC_API_KEY" not in env and "AGENTLIB_BACKEND" not in env
+    assert not {"ANTHROPIC_API_KEY", "AGENTLIB_BACKEND", "MODEL_ID"} & set(env)
     assert env[FORCE_OFFLINE] == "1"
     lifted = kernel_env({"AGENTLIB_BACKEND": "auto", FORCE_OFFLINE: ""})
     assert lifted["AGENTLIB_BACKEND"] == "auto" and lifted[FORCE_OFFLINE] == "1"

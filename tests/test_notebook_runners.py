@@ -1,4 +1,4 @@
-"""The course as instructors run it: the project's runner, papermill, nbmake and nbconvert.
+"""The course as instructors run it: papermill, nbmake, nbconvert, testbook, a live run (the project's runner is in test_notebooks.py).
 
 Each run swaps in ``tests/recording_tools.py`` (an instructor's tool module that logs being
 imported and called, one line per kernel) and checks that every notebook's kernel imported it
@@ -80,20 +80,6 @@ def _needs_module(name: str) -> None:
 
 def test_the_course_has_notebooks():
     assert len(NOTEBOOKS) >= 4, NOTEBOOKS
-
-
-def test_project_runner_uses_the_instructor_tools_in_every_notebook(tmp_path):
-    log, out = tmp_path / "tools.log", tmp_path / "executed"
-    done = subprocess.run(
-        [sys.executable, "-m", "agentlib.course", *map(str, NOTEBOOKS), "--output-dir", str(out),
-         "-p", f"EXTRA_TOOLS={EXTRA_TOOLS}", "-p", f"SCRIPT={SCRIPT}"],
-        env=instructor_env(log), capture_output=True, text=True, timeout=1800,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    assert f"{len(NOTEBOOKS)} passed, 0 failed" in done.stdout
-    assert events_by_kernel(log) == [USED] * len(NOTEBOOKS)
-    for path in NOTEBOOKS:
-        assert false_alarms(out / path.name) == [], path.name
 
 
 FAILING = {

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..client import FORCE_OFFLINE
+from ..client import FORCE_OFFLINE, SETTINGS
 
 PARAMETERS_TAG = "parameters"
 INJECTED_TAG = "injected-parameters"
@@ -105,14 +105,14 @@ def kernel_env(env: dict[str, str] | None = None, *, live: bool = False) -> dict
     """The kernel's environment: ours without ANTHROPIC_* secrets, then ``env``; forced offline.
 
     Unless ``live``, ``AGENTLIB_FORCE_OFFLINE=1`` makes ``connect()`` pick the offline model
-    whatever ``.env``, ``env`` or a notebook's ``BACKEND`` say, and the caller's
-    ``AGENTLIB_BACKEND`` is dropped.
+    whatever ``.env``, ``env`` or a notebook's ``BACKEND`` say, and the caller's model
+    settings (``MODEL_ID``, ``AGENTLIB_BACKEND``) are dropped.
     """
     base = dict(os.environ)
     base.pop(FORCE_OFFLINE, None)  # a live run is live even when started from a forced one
     if not live:  # the forced offline alone decides; the kernel shows no setting the learner lacks
         base = {k: v for k, v in base.items() if not k.startswith("ANTHROPIC_")}
-        base.pop("AGENTLIB_BACKEND", None)
+        base = {k: v for k, v in base.items() if k not in SETTINGS}
     base.update(env or {})
     if not live:
         base[FORCE_OFFLINE] = "1"
