@@ -29,10 +29,10 @@
 # The workspace is the agent's whole world: least privilege, applied at the tool level.
 
 # %% tags=["parameters"]
-BACKEND = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
-WORKSPACE = None  # None: a fresh temporary folder. Never point this at your own project.
-EXTRA_TOOLS = ""  # instructors: "module:attribute" of @tool functions or a Toolbox, comma-separated
-SCRIPT = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
+BACKEND: str = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
+WORKSPACE: "Optional[str]" = None  # None: a fresh temporary folder. Never point this at your own project.
+EXTRA_TOOLS: str = ""  # instructors: "module:attribute" of tools, a Toolbox or a make_tools(ws) factory, comma-separated
+SCRIPT: str = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
 
 # %% [markdown]
 # The set-up, and notebook 01's `run_bash`: a deny-list, and no isolation at all.
@@ -40,7 +40,6 @@ SCRIPT = ""  # instructors: "module:attribute" of an offline Script (see 99_appe
 # %%
 import os
 import subprocess
-import tempfile
 from pathlib import Path
 
 import anthropic
@@ -102,7 +101,7 @@ with expect_error(ValueError, why="the classic attack: a path that climbs out of
 # (`safe_path(path).read_text()`), with an "outside" file standing in for your secrets.
 
 # %%
-OUTSIDE = Path(tempfile.mkdtemp(prefix="outside-"))
+OUTSIDE = course.temporary_folder("outside")  # removed when the kernel ends
 (OUTSIDE / "secret.txt").write_text("a secret from outside the workspace\n")
 run_bash("mkdir -p box && echo 'inside the workspace' > box/secret.txt")
 print(safe_path("box/secret.txt").read_text())

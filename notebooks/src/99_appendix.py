@@ -16,15 +16,13 @@
 # (`.env`, a base URL, `MODEL_ID`) · 3. for instructors: parameters, your own tools, a script.
 
 # %% tags=["parameters"]
-BACKEND = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
-WORKSPACE = None  # None: a fresh temporary folder. Never point this at your own project.
-EXTRA_TOOLS = ""  # instructors: "module:attribute" of @tool functions or a Toolbox, comma-separated
-SCRIPT = ""  # instructors: "module:attribute" of an offline Script (section 3)
+BACKEND: str = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
+WORKSPACE: "Optional[str]" = None  # None: a fresh temporary folder. Never point this at your own project.
+EXTRA_TOOLS: str = ""  # instructors: "module:attribute" of tools, a Toolbox or a make_tools(ws) factory, comma-separated
+SCRIPT: str = ""  # instructors: "module:attribute" of an offline Script (section 3)
 
 # %%
 import os
-import tempfile
-from pathlib import Path
 
 import agentlib
 from agentlib.course import Course, expect_error
@@ -83,7 +81,7 @@ for query in ['Create a file called hello.py that prints "Hello, World!"',
 # %%
 from dotenv import load_dotenv
 
-demo_env = Path(tempfile.mkdtemp()) / ".env"
+demo_env = course.temporary_folder("env") / ".env"
 demo_env.write_text("COURSE_DEMO_COLOUR=from-the-file\n")
 os.environ["COURSE_DEMO_COLOUR"] = "from-the-shell"
 load_dotenv(demo_env)
