@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import ToolError
 from ..text import clip, cut_marker
-from . import hardening, isolation
+from . import hardening, isolation, tree
 from . import limits as limits_module
 from .limits import DEFAULT_LIMITS, CallCgroup, Limits
 
@@ -168,18 +168,27 @@ def run_command(
     hits = cgroup.hits() if cgroup is not None else (False, False)
     if cgroup is not None:
         cgroup.remove()
+    after = "".join(_sweep(Path(cwd), limits))  # once nothing of the call runs any more
     if timed_out:
-        partial = capture.text(limits.output_chars - 200) or "(no output)"
+        partial = capture.text(limits.output_chars - 200 - len(after)) or "(no output)"
         raise ToolError(
             f"Timeout ({limits.bash_seconds:g}s): the command and everything it started were "
-            f"stopped. Output so far:\n{partial}"
+            f"stopped. Output so far:\n{partial}{after}"
         )
     status = f"\n[exit code {proc.returncode}]" if proc.returncode else ""
     head = capture.text(4000)  # the bound messages appear early in a failing command's output
     tail = capture.text(limits.output_chars)[-4000:]
-    status += "".join(limits_module.named_hits(head + tail, hits, limits, mode, cgroup))
+    status += "".join(limits_module.named_hits(head + tail, hits, limits, mode, cgroup)) + after
     out = capture.text(limits.output_chars - len(status)) or "(no output)"
     return out + status
+
+
+def _sweep(root: Path, limits: Limits) -> list[str]:
+    """No setuid/setgid file and no device node stays in the workspace after a call."""
+    try:
+        return limits_module.swept(tree.sweep(root), limits)
+    except OSError as exc:  # the workspace was deleted, or changed while it was checked
+        return [f"\n[the workspace could not be checked for setuid files: {exc}]"]
 
 
 def _pump(proc: subprocess.Popen, capture: _Capture, deadline: float) -> bool:

@@ -27,25 +27,17 @@ class Workspace:
         root: str | os.PathLike,
         *,
         isolation: str = "auto",
-        timeout: float | None = None,
         limits: Limits = DEFAULT_LIMITS,
     ):
         given = Path(root).expanduser().absolute()
         given.mkdir(parents=True, exist_ok=True)
         self.root = given.resolve()
         self._given = given
-        if timeout is not None:  # the older spelling of limits.bash_seconds
-            limits = dataclasses.replace(limits, bash_seconds=timeout)
         self.limits = limits
         self.isolation = _choose_isolation(isolation)
         self._root_fd = None
         if files.HAS_DIR_FD:  # a handle on the root: later renames of paths cannot move it
             self._root_fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-
-    @property
-    def timeout(self) -> float:
-        """Seconds a bash call may run (``limits.bash_seconds``)."""
-        return self.limits.bash_seconds
 
     def __repr__(self) -> str:
         return f"Workspace({str(self.root)!r}, isolation={self.isolation!r})"
