@@ -7,7 +7,6 @@ import hashlib
 import itertools
 import json
 import os
-import shutil
 import socket
 import stat
 import subprocess
@@ -977,10 +976,11 @@ ESCAPE = (
 
 
 @pytest.mark.parametrize("mode", ALL_MODES)
-def test_root_leaves_its_cgroup_only_without_bubblewrap(home, mode):
-    if os.geteuid() != 0 or not _cgroup_works() or "pids" not in Path("/proc/self/cgroup").read_text():
-        pytest.skip("needs root and a cgroup v1 pids hierarchy")
-    out = _bash(str(home), mode, ESCAPE, {"processes": 16})
+def test_root_leaves_its_cgroup_only_without_bubblewrap(tmp_path, mode):
+    v1_pids = "pids" in Path("/proc/self/cgroup").read_text()
+    if os.geteuid() != 0 or not _cgroup_works() or not v1_pids:
+        pytest.skip("needs root and a cgroup v1 pids hierarchy (a user gets no cgroup to leave)")
+    out = _bash(str(tmp_path), mode, ESCAPE, {"processes": 16})
     escaped = "moved" in out
     assert escaped == (mode != "bwrap"), out  # bwrap: /sys is not there
     assert ("40" in out.splitlines()) == escaped, out  # out of its cgroup, nothing bounds root
@@ -989,7 +989,7 @@ def test_root_leaves_its_cgroup_only_without_bubblewrap(home, mode):
 
 
 TRACE = (
-    "python3 -c \"import ctypes, sys; libc = ctypes.CDLL(None, use_errno=True); "
+    'python3 -c "import ctypes, sys; libc = ctypes.CDLL(None, use_errno=True); '
     "print('attached' if libc.ptrace(16, int(sys.argv[1]), 0, 0) == 0 else 'refused')\" {pid}"
 )
 
