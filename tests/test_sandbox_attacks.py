@@ -839,6 +839,7 @@ def _privileged_or_devices(folder: Path) -> list[str]:
 def test_no_setuid_file_or_device_node_is_left_after_a_call(caller, home, mode):
     out = run_as(caller, _bash, str(home), mode, PLANT)
     assert "-rws" in out  # the attack is real: during the call the bit was there
+    assert out.count("Operation not permitted") == 2  # no device node can be made at all
     assert "setuid/setgid bit removed from 3 file(s)" in out
     assert _privileged_or_devices(home) == []
     assert stat.S_IMODE(os.lstat(home / "hid").st_mode) == 0o311  # opened to look, then put back
@@ -969,9 +970,11 @@ def test_a_command_has_no_controlling_terminal(caller, home, mode):
 
 
 ESCAPE = (
-    "awk -F: '$2 == \"pids\" {print $3}' /proc/self/cgroup; "
     "echo $$ > /sys/fs/cgroup/pids/cgroup.procs && echo moved; "
-    "for i in $(seq 40); do sleep 3 & done; jobs -p | wc -l"
+    "m=$(awk -F: '$2 == \"memory\" {print $3}' /proc/self/cgroup); "
+    "echo $$ > /sys/fs/cgroup/memory${m%/*}/cgroup.procs && echo moved-memory; "
+    "for i in $(seq 40); do sleep 3 & done; jobs -p | wc -l; "
+    "setsid sleep {seconds} > /dev/null 2>&1 &"
 )
 
 
@@ -980,10 +983,15 @@ def test_root_leaves_its_cgroup_only_without_bubblewrap(tmp_path, mode):
     v1_pids = "pids" in Path("/proc/self/cgroup").read_text()
     if os.geteuid() != 0 or not _cgroup_works() or not v1_pids:
         pytest.skip("needs root and a cgroup v1 pids hierarchy (a user gets no cgroup to leave)")
-    out = _bash(str(tmp_path), mode, ESCAPE, {"processes": 16})
-    escaped = "moved" in out
-    assert escaped == (mode != "bwrap"), out  # bwrap: /sys is not there
+    seconds = f"300.{uuid.uuid4().int % 10**9}"
+    out = _bash(str(tmp_path), mode, ESCAPE.replace("{seconds}", seconds), {"processes": 16})
+    left = _survivors(f"sleep\0{seconds}")
+    for pid in left:
+        os.kill(pid, 9)
+    escaped = mode != "bwrap"  # bwrap: /sys is not there
+    assert ("moved" in out.split(), "moved-memory" in out.split()) == (escaped, escaped), out
     assert ("40" in out.splitlines()) == escaped, out  # out of its cgroup, nothing bounds root
+    assert bool(left) == (mode == "none"), out  # unshare: the PID namespace still dies
     if escaped:  # and the fallback warning says exactly that
         assert "move itself out of its cgroup" in isolation._ROOT_WITHOUT_BWRAP
 
