@@ -40,21 +40,34 @@ def _ident(fd: int) -> tuple[int, int]:
 
 
 def _open_dir(parent: int, name: str, *, restore: bool) -> tuple[int | None, int | None]:
-    """Open a sub-folder without following a link; one we may not read is opened up (u+rwx)."""
+    """Open a sub-folder without following a link; one we may not enter is opened up (u+rwx).
+
+    Returns the handle (None if it is gone or no longer a folder) and, with ``restore``, the
+    mode to put back on leaving it.
+    """
     try:
-        return os.open(name, _DIR_FLAGS, dir_fd=parent), None
+        fd = os.open(name, _DIR_FLAGS, dir_fd=parent)
     except FileNotFoundError:
         return None, None
     except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):  # swapped for a link or a file meanwhile
+            return None, None
         if exc.errno not in (errno.EACCES, errno.EPERM):
-            if exc.errno in (errno.ELOOP, errno.ENOTDIR):  # swapped for a link or a file
-                return None, None
             raise
-    mode = os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode
-    if not stat.S_ISDIR(mode):
-        return None, None
-    os.chmod(name, stat.S_IMODE(mode) | stat.S_IRWXU, dir_fd=parent)  # not a link: just checked
-    return os.open(name, _DIR_FLAGS, dir_fd=parent), (stat.S_IMODE(mode) if restore else None)
+        mode = os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode
+        if not stat.S_ISDIR(mode):
+            return None, None
+        os.chmod(name, stat.S_IMODE(mode) | stat.S_IRWXU, dir_fd=parent)  # not a link: checked
+        fd = os.open(name, _DIR_FLAGS, dir_fd=parent)
+        return fd, (stat.S_IMODE(mode) if restore else None)
+    mode = stat.S_IMODE(os.fstat(fd).st_mode)
+    if mode & stat.S_IRWXU == stat.S_IRWXU or os.geteuid() == 0:  # root needs no mode bits
+        return fd, None
+    try:  # readable but not writable or not searchable (0500, 0300): its entries are out of reach
+        os.fchmod(fd, mode | stat.S_IRWXU)
+    except PermissionError:  # another user's folder: what fails in it is reported
+        return fd, None
+    return fd, (mode if restore else None)
 
 
 def _walk(top: Path, on_entry, on_leave, *, restore: bool) -> None:
