@@ -86,8 +86,17 @@ def bwrap_options() -> frozenset[str]:
     return frozenset(w for w in (done.stdout + done.stderr).split() if w.startswith("--"))
 
 
-def bwrap_argv(workdir: Path, env: dict[str, str], argv: list[str], tmp_bytes: int) -> list[str]:
-    """The bubblewrap command line: no capabilities, your uid (never 0), read-only system, small /tmp."""
+def bwrap_argv(
+    workdir: Path,
+    env: dict[str, str],
+    argv: list[str],
+    tmp_bytes: int,
+    filter_fd: int | None = None,
+) -> list[str]:
+    """The bubblewrap command line: no capabilities, your uid (never 0), read-only system, small /tmp.
+
+    ``filter_fd`` is a pipe holding the seccomp filter that bwrap loads before the command runs.
+    """
     uid, gid = inner_ids()
     options = bwrap_options()
     args = ["bwrap", "--die-with-parent", "--new-session", "--unshare-user"]
@@ -127,6 +136,8 @@ def bwrap_argv(workdir: Path, env: dict[str, str], argv: list[str], tmp_bytes: i
     args += ["--remount-ro", "/dev", "--remount-ro", "/"]
     for key, value in env.items():
         args += ["--setenv", key, value]
+    if filter_fd is not None:
+        args += ["--seccomp", str(filter_fd)]
     return [*args, "--", *argv]
 
 

@@ -119,7 +119,8 @@ def swept(found: Sweep, limits: Limits) -> list[str]:
         )
     if found.removed:
         lines.append(
-            f"\n[device node(s) deleted: {', '.join(found.removed[:5])}; none may be made here]"
+            f"\n[deleted {', '.join(found.removed[:5])}: no device node, and no link to a setuid "
+            "file, may stay in the workspace]"
         )
     if found.disk_bytes > limits.disk_bytes:
         lines.append(

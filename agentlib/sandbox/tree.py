@@ -31,7 +31,7 @@ class Sweep:
 
     disk_bytes: int = 0
     cleared: list[str] = field(default_factory=list)  # files whose setuid/setgid bit was removed
-    removed: list[str] = field(default_factory=list)  # device nodes deleted
+    removed: list[str] = field(default_factory=list)  # device nodes, hard links to setuid files
 
 
 def _ident(fd: int) -> tuple[int, int]:
@@ -154,8 +154,9 @@ def _collect(errors: list[OSError], fn, *args, **kwargs) -> None:
 def sweep(root: str | os.PathLike) -> Sweep:
     """After a command: drop every setuid/setgid bit and delete every device node under ``root``.
 
-    A file a command made setuid (as root, one owned by root) would run with its owner's
-    rights for any local user; a device node would open a disk. Also adds up the bytes on disk.
+    A setuid file (as root, one owned by root) would run with its owner's rights for any local
+    user; a device node would open a disk. A hard link to a setuid file is deleted rather than
+    changed, since the file is also elsewhere. Also adds up the bytes on disk.
     """
     found = Sweep()
 
@@ -169,7 +170,12 @@ def sweep(root: str | os.PathLike) -> Sweep:
             found.removed.append(entry.path)
         elif stat.S_ISREG(st.st_mode):
             found.disk_bytes += st.st_blocks * 512
-            if st.st_mode & _PRIVILEGE_BITS:
+            if not st.st_mode & _PRIVILEGE_BITS:
+                return
+            if st.st_nlink > 1:  # a link to /usr/bin/su, say: a chmod would change the system's
+                os.unlink(entry.name, dir_fd=fd)
+                found.removed.append(entry.path)
+            else:
                 _clear_privilege_bits(fd, entry.name, st.st_mode)
                 found.cleared.append(entry.path)
 
