@@ -21,6 +21,7 @@ _PRIVILEGE_BITS = stat.S_ISUID | stat.S_ISGID
 class _Frame:
     ident: tuple[int, int]  # (st_dev, st_ino): where ``..`` must lead back to
     name: str  # its name in the folder above
+    path: str  # relative to the top, for messages
     subdirs: list[str]
     restore: int | None = None  # the mode it had, when the walk had to open it up
 
@@ -57,7 +58,10 @@ def _open_dir(parent: int, name: str, *, restore: bool) -> tuple[int | None, int
         mode = os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode
         if not stat.S_ISDIR(mode):
             return None, None
-        os.chmod(name, stat.S_IMODE(mode) | stat.S_IRWXU, dir_fd=parent)  # not a link: checked
+        try:
+            os.chmod(name, stat.S_IMODE(mode) | stat.S_IRWXU, dir_fd=parent)  # not a link: checked
+        except PermissionError:  # another user's folder: left out (removing its parent fails)
+            return None, None
         fd = os.open(name, _DIR_FLAGS, dir_fd=parent)
         return fd, (stat.S_IMODE(mode) if restore else None)
     mode = stat.S_IMODE(os.fstat(fd).st_mode)
@@ -71,10 +75,11 @@ def _open_dir(parent: int, name: str, *, restore: bool) -> tuple[int | None, int
 
 
 def _walk(top: Path, on_entry, on_leave, *, restore: bool) -> None:
-    """Call ``on_entry(dir_fd, entry)`` for every non-folder, ``on_leave(dir_fd, name)`` after each folder."""
+    """Call ``on_entry(dir_fd, entry, folder)`` for every non-folder (``folder`` relative to ``top``,
+    "" for ``top`` itself), and ``on_leave(dir_fd, name)`` after each folder below ``top``."""
     fd = os.open(top, _DIR_FLAGS)
     try:
-        stack = [_Frame(_ident(fd), "", _list(fd, on_entry))]
+        stack = [_Frame(_ident(fd), "", "", _list(fd, "", on_entry))]
         while stack:
             frame = stack[-1]
             if frame.subdirs:
@@ -83,7 +88,8 @@ def _walk(top: Path, on_entry, on_leave, *, restore: bool) -> None:
                 if child is not None:
                     os.close(fd)
                     fd = child
-                    stack.append(_Frame(_ident(fd), name, _list(fd, on_entry), mode))
+                    path = f"{frame.path}{name}/"
+                    stack.append(_Frame(_ident(fd), name, path, _list(fd, path, on_entry), mode))
                 continue
             stack.pop()
             if not stack:
@@ -100,7 +106,7 @@ def _walk(top: Path, on_entry, on_leave, *, restore: bool) -> None:
         os.close(fd)
 
 
-def _list(fd: int, on_entry) -> list[str]:
+def _list(fd: int, folder: str, on_entry) -> list[str]:
     """The sub-folders of ``fd`` (links to folders are not folders); everything else to ``on_entry``."""
     subdirs = []
     with os.scandir(fd) as entries:
@@ -108,7 +114,7 @@ def _list(fd: int, on_entry) -> list[str]:
             if entry.is_dir(follow_symlinks=False):
                 subdirs.append(entry.name)
             else:
-                on_entry(fd, entry)
+                on_entry(fd, entry, folder)
     return subdirs
 
 
@@ -130,7 +136,7 @@ def remove_tree(path: str | os.PathLike) -> None:
         os.chmod(top, stat.S_IRWXU)
     errors: list[OSError] = []
 
-    def unlink(fd: int, entry: os.DirEntry) -> None:
+    def unlink(fd: int, entry: os.DirEntry, folder: str) -> None:
         _collect(errors, os.unlink, entry.name, dir_fd=fd)
 
     def rmdir(fd: int, name: str) -> None:
@@ -160,24 +166,24 @@ def sweep(root: str | os.PathLike) -> Sweep:
     """
     found = Sweep()
 
-    def check(fd: int, entry: os.DirEntry) -> None:
+    def check(fd: int, entry: os.DirEntry, folder: str) -> None:
         try:
             st = entry.stat(follow_symlinks=False)
         except FileNotFoundError:
             return
         if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode):
             os.unlink(entry.name, dir_fd=fd)
-            found.removed.append(entry.path)
+            found.removed.append(folder + entry.name)
         elif stat.S_ISREG(st.st_mode):
             found.disk_bytes += st.st_blocks * 512
             if not st.st_mode & _PRIVILEGE_BITS:
                 return
             if st.st_nlink > 1:  # a link to /usr/bin/su, say: a chmod would change the system's
                 os.unlink(entry.name, dir_fd=fd)
-                found.removed.append(entry.path)
+                found.removed.append(folder + entry.name)
             else:
                 _clear_privilege_bits(fd, entry.name, st.st_mode)
-                found.cleared.append(entry.path)
+                found.cleared.append(folder + entry.name)
 
     _walk(Path(root), check, lambda fd, name: None, restore=True)
     return found
