@@ -205,6 +205,9 @@ _WHAT_HOLDS = {
     "none": "it can read the environment of your other processes (the shell that started "
     "Python, with any key exported there) and trace them (ptrace), read any file you can (the "
     "project's .env included), and reach the network",
+    # root's command keeps uid 0: no capabilities, but the owner of every root-owned file
+    "none-root": "it runs as uid 0 without capabilities, so it can read and write every "
+    "root-owned file (the project's .env included), and reach the network",
 }
 
 
@@ -237,8 +240,10 @@ def choose(requested: str) -> str:
         mode = "none"
     if mode != "bwrap" and not _warned:
         _warned = True
-        message = f"bash runs without bubblewrap ({reasons[0]}): {_WHAT_HOLDS[mode]}"
-        if os.geteuid() == 0:
+        root = os.geteuid() == 0
+        what = _WHAT_HOLDS[f"{mode}-root" if root and mode == "none" else mode]
+        message = f"bash runs without bubblewrap ({reasons[0]}): {what}"
+        if root:
             message += f"; {_ROOT_WITHOUT_BWRAP}"
         warnings.warn(message, RuntimeWarning, stacklevel=3)
     return mode
