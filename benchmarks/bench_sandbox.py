@@ -48,6 +48,10 @@ def main() -> None:
                 timings.append(f"{mode} unavailable ({why})")
         print("bash('true'): " + ", ".join(timings))
 
+        with tempfile.TemporaryDirectory() as small:
+            for i in range(20):
+                (Path(small) / f"f{i}.py").write_text("x = 1\n")
+            t_small = per_call(lambda: tree.sweep(small), args.reads)
         with tempfile.TemporaryDirectory() as full:  # the sweep after each call walks every file
             for i in range(100):
                 (Path(full) / f"d{i}").mkdir()
@@ -56,6 +60,7 @@ def main() -> None:
             t_sweep = per_call(lambda: tree.sweep(full), args.runs)
             crowded = Workspace(full, isolation="none")
             t_full = per_call(lambda: crowded.bash("true"), args.runs)
+            print(f"20 files: the sweep alone {t_small * 1e3:.2f} ms")
             print(
                 f"10,000 files: the sweep alone {t_sweep * 1e3:.1f} ms, unisolated bash('true') "
                 f"{t_full * 1e3:.1f} ms (ratio {t_full / t_plain:.2f} to the empty workspace)"
