@@ -926,6 +926,11 @@ def test_every_writable_memory_backed_folder_in_bwrap_is_sized(caller, home):
     assert len(sizes) == 2 and max(sizes) <= 8 << 20, out
     assert out.count("cannot touch") == 4 and "Read-only file system" in out, out
     assert "/tmp and /dev/shm hold 8 MB each (Limits.tmp_bytes)" in out
+    mounts = run_as(caller, _bash, str(home), "bwrap", "cat /proc/self/mounts").splitlines()
+    fields = [m.split() for m in mounts]
+    writable = [f for f in fields if f[2] == "tmpfs" and "rw" in f[3].split(",")]
+    assert sorted(m[1] for m in writable) == ["/dev/shm", "/tmp"]  # every other tmpfs read-only
+    assert all("size=" in m[3] for m in writable), writable
 
 
 @pytest.mark.parametrize("mode", ALL_MODES)
