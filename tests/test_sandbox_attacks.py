@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from agentlib.errors import PathEscapeError, ToolError
-from agentlib.sandbox import files, isolation, remove_tree, seccomp
+from agentlib.sandbox import files, isolation, remove_tree, seccomp, tree
 from agentlib.sandbox.limits import CallCgroup, Limits
 from agentlib.sandbox.workspace import Workspace
 from agentlib.seed import seed_safe_path
@@ -1071,3 +1071,33 @@ def test_which_modes_trace_your_other_processes(caller, home, mode):
         victim.wait()
     # unisolated, a normal user's command may ptrace its other processes (root's lost the right)
     assert ("attached" in out) == (mode == "none" and caller == "user"), out
+
+
+@needs_linux
+def test_the_sweep_and_remove_tree_never_enter_another_file_system(tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    mount = tmp_path / "mounted"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "none", str(mount)]).returncode:
+        pytest.skip("mount -t tmpfs is not allowed here")
+    try:
+        (mount / "kept").write_text("not ours")
+        (mount / "prog").write_text("")
+        (mount / "prog").chmod(0o4755)
+        with pytest.raises(OSError):  # the mount point itself cannot be removed
+            remove_tree(tmp_path)
+        assert (mount / "kept").read_text() == "not ours"
+        assert tree.sweep(tmp_path).cleared == []  # not walked into
+    finally:
+        subprocess.run(["umount", str(mount)], check=True)
+
+
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_without_the_filter_the_sweep_clears_what_a_command_set(caller, home, mode, monkeypatch):
+    monkeypatch.setattr(seccomp, "program", lambda: None)  # as where libseccomp is missing
+    monkeypatch.setattr(seccomp, "_prepared", lambda: None)
+    out = run_as(caller, _bash, str(home), mode, "cp /bin/true sh && chmod 4755 sh && ls -l sh")
+    assert "-rws" in out  # the bit was set during the call
+    assert "setuid/setgid bit removed from 1 file(s) (sh)" in out
+    assert _privileged_or_devices(home) == []

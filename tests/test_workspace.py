@@ -320,3 +320,11 @@ def test_tool_descriptions_state_the_workspaces_own_limits(tmp_path):
     assert "the first 1 MB of the file" in tools["read_file"]
     assert "over 1 MB is refused" in tools["write_file"]
     assert "over 1 MB is refused and changes nothing" in tools["edit_file"]
+
+
+@pytest.mark.parametrize("root", ["/", "/usr/.."])
+def test_a_workspace_holding_the_system_is_refused(root):
+    with pytest.raises(
+        ValueError, match="holds the system folder /bin: give the workspace a folder"
+    ):
+        Workspace(root, isolation="none")

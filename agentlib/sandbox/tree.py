@@ -2,7 +2,8 @@
 
 A command can leave a tree 3,000 folders deep (``shutil.rmtree`` recurses and fails), folders
 with no permissions at all, and paths longer than PATH_MAX. The walk below holds one directory
-handle at a time, climbs back with ``..`` and checks it arrived where it came from.
+handle at a time, climbs back with ``..`` and checks it arrived where it came from. It stays on
+the folder's own file system: a mount point inside is neither entered nor emptied.
 """
 
 from __future__ import annotations
@@ -85,6 +86,11 @@ def _walk(top: Path, on_entry, on_leave, *, restore: bool) -> None:
             if frame.subdirs:
                 name = frame.subdirs.pop()
                 child, mode = _open_dir(fd, name, restore=restore)
+                if child is not None and os.fstat(child).st_dev != stack[0].ident[0]:
+                    os.close(child)  # another file system mounted here: never walked into
+                    if mode is not None:
+                        os.chmod(name, mode, dir_fd=fd)
+                    continue
                 if child is not None:
                     os.close(fd)
                     fd = child
