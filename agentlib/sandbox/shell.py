@@ -203,7 +203,9 @@ def _sweep(root: Path, limits: Limits) -> list[str]:
     """No setuid/setgid file and no device node stays in the workspace after a call."""
     try:
         return limits_module.swept(tree.sweep(root), limits)
-    except OSError as exc:  # the workspace was deleted, or changed while it was checked
+    except FileNotFoundError:  # the command deleted the workspace: nothing is left in it
+        return []
+    except OSError as exc:  # changed while it was checked
         return [f"\n[the workspace could not be checked for setuid files: {exc}]"]
 
 
