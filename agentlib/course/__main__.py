@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .instructor import _remove_tree
+from ..sandbox import remove_tree
 from .runner import published, run_notebook
 
 
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.output_dir.mkdir(parents=True, exist_ok=True)
                 nbformat.write(published(run.notebook, tmpdir), args.output_dir / path.name)
         finally:
-            _remove_tree(tmpdir)
+            remove_tree(tmpdir)
     print(f"{len(args.notebooks) - failed} passed, {failed} failed")
     return 1 if failed else 0
 

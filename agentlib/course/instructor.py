@@ -8,12 +8,12 @@ import copy
 import dataclasses
 import functools
 import os
-import stat
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from ..errors import ToolError
+from ..sandbox import remove_tree
 from ..tools import Tool, Toolbox
 from .exercise import check_exercise
 from .parameters import (
@@ -80,47 +80,9 @@ def script_problems(script: Any, toolbox: Toolbox) -> list[str]:
     return problems
 
 
-def _remove_tree(path: str | os.PathLike[str]) -> None:
-    """Remove a folder and all it holds, whatever a command left there (deep trees, no permissions).
-
-    Each subfolder is moved up to the top before it is emptied, so no path grows long and no
-    more than two folders are open at once, however deep the tree.
-    """
-    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
-    try:
-        top = os.open(path, flags)
-    except FileNotFoundError:
-        return
-    moved = 0
-    try:
-        while names := os.listdir(top):
-            for name in names:
-                if not stat.S_ISDIR(os.stat(name, dir_fd=top, follow_symlinks=False).st_mode):
-                    os.unlink(name, dir_fd=top)
-                    continue
-                with contextlib.suppress(OSError):  # a folder made unreadable or unwritable
-                    os.chmod(name, 0o700, dir_fd=top)
-                inner = os.open(name, flags, dir_fd=top)
-                try:
-                    for entry in os.listdir(inner):
-                        if stat.S_ISDIR(
-                            os.stat(entry, dir_fd=inner, follow_symlinks=False).st_mode
-                        ):
-                            moved += 1
-                            os.rename(entry, f".removing-{moved}", src_dir_fd=inner, dst_dir_fd=top)
-                        else:
-                            os.unlink(entry, dir_fd=inner)
-                finally:
-                    os.close(inner)
-                os.rmdir(name, dir_fd=top)
-    finally:
-        os.close(top)
-    os.rmdir(path)
-
-
 def _remove_at_exit(path: str) -> None:
     with contextlib.suppress(OSError):  # the kernel is ending: nothing left to tell
-        _remove_tree(path)
+        remove_tree(path)
 
 
 @contextlib.contextmanager

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from .scripted import GLOB, model_read
+from .scripted import GLOB, model_read, remove_folder
 from .verdict import Verdict, check, crash
 
 STOLEN = "stolen.txt"
@@ -39,9 +38,9 @@ def check_safe_glob(run_glob: Callable[[str], str], root: str | os.PathLike) -> 
     try:
         return _check_glob(run_glob, root, sibling)
     finally:
-        shutil.rmtree(root / "glob-check", ignore_errors=True)
+        remove_folder(root / "glob-check")
         if sibling is not None:
-            shutil.rmtree(sibling, ignore_errors=True)
+            remove_folder(sibling)
 
 
 def _check_glob(run_glob: Callable[[str], str], root: Path, sibling: Path | None) -> Verdict:
