@@ -119,12 +119,14 @@ def connect(
     record: str | os.PathLike | None = None,
     max_retries: int = 2,
     quiet: bool = False,
+    surface: str = "notebook",
 ) -> tuple[anthropic.Anthropic, str]:
     """``(client, model)`` for the chosen backend; prints one line saying which and why.
 
     ``backend``: "auto" (AGENTLIB_BACKEND, else the real API when a key is configured, else
     offline), "offline" or "anthropic". ``policies`` drive the offline model (default: the
-    playbook, then the fallback). ``record`` saves a real session to a JSON cassette for replay.
+    playbook, then the fallback); ``surface`` ("notebook" or "repl") is where they are read, so
+    their advice fits. ``record`` saves a real session to a JSON cassette for replay.
     No network call is made here: ``check_connection(client, model)`` tries the connection.
     """
     settings = read_settings(env_file)
@@ -134,7 +136,7 @@ def connect(
     if choice == "offline":
         from .offline import offline_client
 
-        client, name = offline_client(*(policies or ()), max_retries=max_retries)
+        client, name = offline_client(*(policies or ()), max_retries=max_retries, surface=surface)
         if not quiet:
             print(f"agentlib: using the offline model {name} ({why}); replies are scripted.")
         return client, name

@@ -144,7 +144,7 @@ def run(
     out: TextIO = sys.stdout,
 ) -> int:
     """Run the REPL (or one prompt with ``prompt``); returns the exit code."""
-    client, model_name = connect(backend, model=model)
+    client, model_name = connect(backend, model=model, surface="repl")
     session = Session(chapter, client, model_name, open_workspace(workspace, chapter, out), out)
     if prompt is not None:
         return 0 if session.ask(prompt) is not None else 1
