@@ -40,32 +40,88 @@ SET_KEY = (
 )
 
 
-def find_env_file(name: str | os.PathLike | None = ".env") -> Path | None:
-    """The .env file to read: ``name`` itself, or the same name in the nearest parent folder."""
-    if name is None:
-        return None
-    path = Path(name)
-    if path.is_absolute():
-        return path if path.is_file() else None
-    for folder in (Path.cwd(), *Path.cwd().parents):  # like python-dotenv's find_dotenv
-        if (folder / path).is_file():
-            return folder / path
-    return None
-
-
 def read_settings(env_file: str | os.PathLike | None = ".env") -> dict[str, tuple[str, str]]:
-    """The settings connect() uses, each as ``(value, where it came from)``; .env wins."""
-    from dotenv import dotenv_values
+    """The settings connect() uses, each as ``(value, where it came from)``; .env wins.
+
+    ``env_file`` is looked for in the current folder, then in each parent (an absolute path is
+    read as it is); None reads no file.
+    """
+    from dotenv import dotenv_values, find_dotenv
 
     settings = {
         key: (os.environ[key], "the environment") for key in SETTINGS if os.environ.get(key)
     }
-    found = find_env_file(env_file)
-    if found is not None:
+    found = find_dotenv(os.fspath(env_file), usecwd=True) if env_file is not None else ""
+    if found:
         for key, value in dotenv_values(found).items():
             if key in SETTINGS and value:
-                settings[key] = (value, str(found))
+                settings[key] = (value, found)
     return settings
+
+
+def _within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def next_start_problems(
+    workspace: str | os.PathLike, env_file: str | os.PathLike | None = ".env"
+) -> list[str]:
+    """Ways a model working in ``workspace`` could change what the next start reads or imports.
+
+    Commands run in the workspace, but Python and connect() run outside the sandbox: a ``.env``
+    the model writes where connect() looks for one could send the key to the model's own
+    listener, and a module it writes on Python's import path (``dotenv.py``) runs at the next
+    start with the key and the user's rights. Empty when the workspace is safe for that.
+    """
+    root = Path(workspace).expanduser().resolve()
+    problems = []
+    here = Path.cwd().resolve()
+    env_path = Path(env_file) if env_file is not None else None
+    if env_path is not None and (
+        _within(env_path.resolve(), root) if env_path.is_absolute() else _within(here, root)
+    ):
+        problems.append(
+            f"connect() reads {env_path.name} from {root} or a folder in it, so a model could "
+            "write one there (ANTHROPIC_BASE_URL pointing at itself) for the next start to read"
+        )
+    import site
+    import sys
+
+    entries = [*sys.path, *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
+    for entry in dict.fromkeys(Path(e or ".").resolve() for e in entries):
+        if _within(entry, root):
+            problems.append(
+                f"{entry} is on Python's import path, so a module a model writes there "
+                "(dotenv.py) would be imported by the next start, outside the sandbox"
+            )
+            break
+        if root.parent == entry and _shadows_a_module(root):
+            problems.append(
+                f"{root.name!r} is a module Python imports, and {entry} is on its import "
+                f"path: a {root.name}/__init__.py written there would be imported instead"
+            )
+            break
+    return problems
+
+
+def _shadows_a_module(root: Path) -> bool:
+    """Whether a package written at ``root`` would be imported instead of a module Python has."""
+    import importlib.util
+    import sys
+
+    if not root.name.isidentifier():
+        return False
+    if root.name in sys.modules:
+        return True
+    try:
+        spec = importlib.util.find_spec(root.name)
+    except (ImportError, ValueError):
+        return False
+    if spec is None:
+        return False
+    if spec.origin in (None, "namespace"):  # a plain folder: matters only if it spans others
+        return any(Path(p).resolve() != root for p in spec.submodule_search_locations or [])
+    return True
 
 
 def _choose(backend: str, settings: dict[str, tuple[str, str]]) -> tuple[str, str]:
@@ -86,6 +142,16 @@ def _choose(backend: str, settings: dict[str, tuple[str, str]]) -> tuple[str, st
     if "ANTHROPIC_AUTH_TOKEN" in settings and "ANTHROPIC_BASE_URL" not in settings:
         return "anthropic", f"ANTHROPIC_AUTH_TOKEN found in {settings['ANTHROPIC_AUTH_TOKEN'][1]}"
     return "offline", "no ANTHROPIC_API_KEY in the environment or .env"
+
+
+def is_offline(model: str | None) -> bool:
+    """Whether ``model`` is the offline model: the one answer, read from the id every reply carries.
+
+    connect() decides which backend to use; after that the model id says it, in-process and over
+    the loopback server alike (the offline model's ids contain "offline"; its token counts are
+    estimates).
+    """
+    return bool(model) and "offline" in model.lower()
 
 
 def anthropic_client(

@@ -125,8 +125,8 @@ class Course:
         name: str = "course",
     ) -> None:
         from .. import connect
+        from ..client import is_offline
         from ..course_tools import s02_tools
-        from ..offline.simulator import OFFLINE_BASE_URL
         from ..sandbox import Workspace
 
         self.extra_tools_spec, self.extra_tools_label = from_env("EXTRA_TOOLS", extra_tools)
@@ -147,7 +147,7 @@ class Course:
             if made is not None:  # a set-up that fails leaves no temporary folder behind
                 shutil.rmtree(made, ignore_errors=True)
             raise
-        self.offline = str(self.client.base_url).startswith(OFFLINE_BASE_URL)  # in-process model
+        self.offline = is_offline(self.model)
         for line in self._facts():
             print(f"agentlib: {line}")
 
