@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from agentlib import Workspace
-from agentlib.offline import Script, call, offline_client, reply, say
 from agentlib.errors import ConfigError
+from agentlib.offline import Script, call, offline_client, reply, say
 from agentlib.repl import Session, run, visible
 
 
