@@ -1,8 +1,8 @@
 """The offline model as an ASGI app: each HTTP request handed to the simulator, every refusal in the API's JSON shape.
 
-Any ASGI server can run it; ``server.py`` runs it behind uvicorn on 127.0.0.1. Request bodies
-are read only once they fit in a shared bound, so the memory the server holds stays bounded
-however many clients send at once.
+Any ASGI server can run it; ``server.py`` runs it behind uvicorn on 127.0.0.1. A request body
+is read only once it fits in a shared bound (until then the client waits, its upload held back
+by TCP), so the memory the server holds stays bounded however many clients send at once.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from agentlib.offline.simulator import (
     too_large_answer,
 )
 
-# request bodies held at once, counted by their Content-Length: past it a request gets 529
+# request bodies held at once, counted by their Content-Length: past it a request waits its turn
 BODY_BUDGET_BYTES = 2 * MAX_REQUEST_BYTES
 KEPT_REQUESTS = 8  # simulator.requests keeps only the latest ones while serving
 
@@ -29,36 +29,29 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 class BodyBudget:
-    """Bytes of request bodies being held; a request reserves its Content-Length before it is read.
-
-    Used from the event loop only, so it needs no lock.
-    """
+    """Bytes of request bodies being held; a request reserves its Content-Length before it is read."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.held = 0
+        self.waiting = 0
+        self._room = asyncio.Condition()
 
-    def take(self, size: int) -> bool:
-        """Reserve ``size`` bytes; False when they do not fit now."""
-        if self.held + size > self.limit:
-            return False
-        self.held += size
-        return True
+    async def take(self, size: int) -> None:
+        """Reserve ``size`` bytes, waiting until they fit (alone, a body may use the whole bound)."""
+        async with self._room:
+            self.waiting += 1
+            try:
+                await self._room.wait_for(lambda: not self.held or self.held + size <= self.limit)
+            finally:
+                self.waiting -= 1
+            self.held += size
 
-    def give_back(self, size: int) -> None:
-        """Release what take() reserved."""
-        self.held -= size
-
-
-def busy_answer(budget: BodyBudget, size: int) -> HTTPAnswer:
-    """529, as the API answers when it is overloaded: the SDK waits and retries on its own."""
-    return error_answer(
-        529,
-        "overloaded_error",
-        f"The offline server is holding {budget.held} bytes of other requests' bodies and "
-        f"this one brings {size} more (its bound is {budget.limit} bytes): retry shortly.",
-        {"retry-after": "1"},
-    )
+    async def give_back(self, size: int) -> None:
+        """Release what take() reserved, and wake the requests waiting for room."""
+        async with self._room:
+            self.held -= size
+            self._room.notify_all()
 
 
 def refusal(method: str, headers: Mapping[str, str]) -> HTTPAnswer | None:
@@ -117,8 +110,7 @@ def asgi_app(simulator: Offline, budget_bytes: int | None = None):
         if refused is not None:
             return refused, False
         size = int(headers.get("content-length", 0))
-        if not budget.take(size):
-            return busy_answer(budget, size), False
+        await budget.take(size)  # the request's deadline (server.py) bounds the wait
         try:
             body = b"" if method == "GET" else await read_body(receive)
             if body is None:
@@ -126,7 +118,7 @@ def asgi_app(simulator: Offline, budget_bytes: int | None = None):
             work = (simulator, method, path, body, headers)
             return await asyncio.to_thread(answer_in_thread, *work), True
         finally:
-            budget.give_back(size)
+            await budget.give_back(size)
 
     async def app(scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
