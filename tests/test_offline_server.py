@@ -391,7 +391,9 @@ def test_without_uvicorn_the_serve_command_says_which_extra_to_install():
         "from agentlib.offline.__main__ import main\n"
         "raise SystemExit(main(['serve', '--port', '0']))"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2
     assert done.stderr == "agentlib: " + server_module.NEEDS_UVICORN + "\n"
 
@@ -405,5 +407,7 @@ def test_the_in_process_client_needs_no_server_extra():
         "messages=[{'role': 'user', 'content': 'hi'}])\n"
         "print(reply.content[0].text)"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
     assert done.stdout == "fine\n", done.stderr
