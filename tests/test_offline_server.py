@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
 import anthropic
 import pytest
@@ -110,12 +111,20 @@ ASK = json.dumps(
 )
 
 
+@contextmanager
+def serving(offline: Offline):
+    server = serve_in_thread(offline)
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 @pytest.fixture
 def address():
-    server = serve_in_thread(Offline([Fallback()]))
-    yield server.server_address[:2], server
-    server.shutdown()
-    server.server_close()
+    with serving(Offline([Fallback()])) as server:
+        yield server.server_address[:2], server
 
 
 def _raw(address, head: bytes, body: bytes = b"", wait: float = 10) -> tuple[int, dict]:
@@ -183,8 +192,7 @@ def test_deep_json_is_a_bad_request_not_a_dropped_connection(address):
 
 def test_a_stalled_body_is_answered_408_at_its_deadline_and_others_are_served(monkeypatch):
     monkeypatch.setattr(server_module, "REQUEST_DEADLINE_S", 1)
-    server = serve_in_thread(Offline([Fallback()]))
-    try:
+    with serving(Offline([Fallback()])) as server:
         address = server.server_address[:2]
         stalled = socket.create_connection(address, timeout=10)
         stalled.sendall(_post("content-length: 100") + b"\r\n\r\n" + b"{")  # 99 bytes never come
@@ -194,9 +202,6 @@ def test_a_stalled_body_is_answered_408_at_its_deadline_and_others_are_served(mo
         assert answer.startswith(b"HTTP/1.1 408 ")
         assert json.loads(answer.partition(b"\r\n\r\n")[2])["error"]["type"] == "timeout_error"
         stalled.close()
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_the_server_keeps_only_the_latest_requests(address):
@@ -262,25 +267,20 @@ def test_a_lone_surrogate_in_the_model_gets_a_json_answer(address):
 
 @pytest.mark.parametrize("stream", [False, True], ids=["json", "stream"])
 def test_a_reply_that_echoes_a_lone_surrogate_sends_it_as_an_escape(stream):
-    server = serve_in_thread(Offline([lambda request: say(request["messages"][0]["content"])]))
     ask = json.loads(ASK) | {"stream": stream}
     ask["messages"][0]["content"] = "hi \ud800"
     body = json.dumps(ask).encode()
-    try:
-        with socket.create_connection(server.server_address[:2], timeout=10) as sock:
-            sock.sendall(_post(f"content-length: {len(body)}", CLOSE) + b"\r\n\r\n" + body)
-            answer = _read_all(sock).decode()
-    finally:
-        server.shutdown()
-        server.server_close()
+    echo = Offline([lambda request: say(request["messages"][0]["content"])])
+    with serving(echo) as server, socket.create_connection(server.server_address[:2]) as sock:
+        sock.sendall(_post(f"content-length: {len(body)}", CLOSE) + b"\r\n\r\n" + body)
+        answer = _read_all(sock).decode()
     assert answer.startswith("HTTP/1.1 200 ")
     assert '"text": "hi \\ud800"' in answer or '"text_delta", "text": "hi \\ud800"' in answer
 
 
 def test_a_header_sent_one_byte_at_a_time_is_cut_off_at_the_deadline(monkeypatch):
     monkeypatch.setattr(server_module, "REQUEST_DEADLINE_S", 1)
-    server = serve_in_thread(Offline([Fallback()]))
-    try:
+    with serving(Offline([Fallback()])) as server:
         with socket.create_connection(server.server_address[:2], timeout=10) as sock:
             sock.settimeout(0.2)
             answer = b""
@@ -298,31 +298,22 @@ def test_a_header_sent_one_byte_at_a_time_is_cut_off_at_the_deadline(monkeypatch
             answer += _read_all(sock)
         status, error = _error(answer)
         assert (status, error["type"]) == (408, "timeout_error")
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_idle_connections_cost_no_thread_and_one_over_the_cap_gets_529(monkeypatch):
     monkeypatch.setattr(server_module, "CONNECTION_CAP", 40)
-    server = serve_in_thread(Offline([Fallback()]))
-    address = server.server_address[:2]
-    idle = []
-    try:
+    with serving(Offline([Fallback()])) as server:
+        address = server.server_address[:2]
         status, _ = _raw(address, _post(f"content-length: {len(ASK)}"), ASK.encode())
         assert status == 200  # the server is up and has made whatever threads it needs
         threads = threading.active_count()
         idle = [socket.create_connection(address, timeout=10) for _ in range(40)]
-        extra = socket.create_connection(address, timeout=10)
-        status, error = _error(_read_all(extra))
-        extra.close()
+        with socket.create_connection(address, timeout=10) as extra:
+            status, error = _error(_read_all(extra))
         assert (status, error["type"]) == (529, "overloaded_error")
         assert threading.active_count() == threads  # forty open connections, no new thread
-    finally:
         for sock in idle:
             sock.close()
-        server.shutdown()
-        server.server_close()
 
 
 def test_bodies_past_the_memory_bound_wait_their_turn(address):
@@ -358,15 +349,11 @@ def test_a_policy_that_fails_gets_a_json_500_not_a_dropped_connection():
     def broken(request):
         raise ValueError("the policy broke")
 
-    server = serve_in_thread(Offline([broken]))
-    try:
+    with serving(Offline([broken])) as server:
         address = server.server_address[:2]
         status, payload = _raw(address, _post(f"content-length: {len(ASK)}"), ASK.encode())
         assert (status, payload["error"]["type"]) == (500, "api_error")
         assert "the policy broke" in payload["error"]["message"]
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_a_busy_port_is_one_line_naming_port_0_and_a_failed_exit():
