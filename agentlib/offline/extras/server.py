@@ -8,6 +8,7 @@ not hold a connection), a cap on open connections, and its own refusals in the A
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import http
 import json
@@ -28,7 +29,9 @@ LOOPBACK = "127.0.0.1"  # never another interface: the server has no authenticat
 BACKLOG = 128  # connections the kernel queues before accept(); a backlog of 5 resets a burst
 REQUEST_DEADLINE_S = 30  # the whole request (head and body) must arrive within this
 CONNECTION_CAP = 256  # open connections; one more is answered 529 and closed
-KEEP_ALIVE_S = 5  # an idle connection between two requests is closed after this
+# an idle connection between two requests is closed after this: longer than the 5 s after which
+# the SDK's pool drops one itself, so a client never sends on a connection being closed
+KEEP_ALIVE_S = 10
 
 
 class PortInUse(OSError):
@@ -50,7 +53,7 @@ def raw_answer(answer: HTTPAnswer) -> bytes:
 class GuardedH11(H11Protocol):
     """uvicorn's h11 protocol plus a per-request deadline, a connection cap and JSON refusals."""
 
-    _deadline: object = None
+    _deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
