@@ -8,7 +8,10 @@ environment of the commands the agent runs.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import site
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -75,18 +78,15 @@ def next_start_problems(
     """
     root = Path(workspace).expanduser().resolve()
     problems = []
-    here = Path.cwd().resolve()
-    env_path = Path(env_file) if env_file is not None else None
-    if env_path is not None and (
-        _within(env_path.resolve(), root) if env_path.is_absolute() else _within(here, root)
-    ):
-        problems.append(
-            f"connect() reads {env_path.name} from {root} or a folder in it, so a model could "
-            "write one there (ANTHROPIC_BASE_URL pointing at itself) for the next start to read"
-        )
-    import site
-    import sys
-
+    if env_file is not None:
+        name, here = Path(env_file), Path.cwd().resolve()
+        # where read_settings() looks: the name itself, or under this folder and each parent
+        looked = [name] if name.is_absolute() else [f / name for f in (here, *here.parents)]
+        if any(_within(path.resolve(), root) for path in looked):
+            problems.append(
+                f"connect() reads {name} from {root} or a folder in it, so a model could write "
+                "one there (ANTHROPIC_BASE_URL pointing at itself) for the next start to read"
+            )
     entries = [*sys.path, *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
     for entry in dict.fromkeys(Path(e or ".").resolve() for e in entries):
         if _within(entry, root):
@@ -106,9 +106,6 @@ def next_start_problems(
 
 def _shadows_a_module(root: Path) -> bool:
     """Whether a package written at ``root`` would be imported instead of a module Python has."""
-    import importlib.util
-    import sys
-
     if not root.name.isidentifier():
         return False
     if root.name in sys.modules:

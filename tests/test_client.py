@@ -16,6 +16,7 @@ from agentlib.client import (
     config_error_for,
     is_offline,
     list_models,
+    next_start_problems,
     read_settings,
 )
 from agentlib.errors import ConfigError
@@ -216,3 +217,10 @@ def test_offline_is_one_answer_in_process_and_over_the_loopback_server(tmp_path,
     assert course.offline  # the course's own checks hold for the offline model over HTTP too
     assert reply.usage.estimated is True
     assert Trace.from_events([]).offline is False and not is_offline("a-real-model")
+
+
+def test_a_workspace_holding_a_named_env_file_connect_would_read_is_a_problem(tmp_path):
+    (tmp_path / "my-config").mkdir()  # the cwd is tmp_path (clean_env)
+    problems = next_start_problems(tmp_path / "my-config", env_file="my-config/keys.env")
+    assert len(problems) == 1 and problems[0].startswith("connect() reads my-config/keys.env from")
+    assert next_start_problems(tmp_path / "my-config", env_file=None) == []
