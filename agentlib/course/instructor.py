@@ -120,8 +120,8 @@ class Course:
         name: str = "course",
     ) -> None:
         from .. import connect
+        from ..client import is_offline
         from ..course_tools import s02_tools
-        from ..offline.simulator import OFFLINE_BASE_URL
         from ..sandbox import Workspace
 
         problem = workspace_problem(workspace)
@@ -162,7 +162,7 @@ class Course:
         except BaseException:
             self.remove_temporary_folders()  # a set-up that fails leaves no temporary folder behind
             raise
-        self.offline = str(self.client.base_url).startswith(OFFLINE_BASE_URL)  # in-process model
+        self.offline = is_offline(self.model)
         for line in self._facts():
             print(f"agentlib: {line}")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..client import is_offline
 from ..events import Finished, ModelReplied, RoundStarted, ToolRan
 from ..loop import OUT_OF_ROUNDS
 from ..messages import content_blocks, to_dict
@@ -73,11 +74,6 @@ def tool_specs(tools: Any) -> dict[str, str]:
     return out
 
 
-def is_offline_model(model: str | None) -> bool:
-    """The course's offline model ids contain "offline"; their token counts are estimates."""
-    return bool(model) and "offline" in model.lower()
-
-
 class Trace:
     """Every round of one run, built event by event; ``to_dict()`` is what the views draw.
 
@@ -102,7 +98,7 @@ class Trace:
     @property
     def offline(self) -> bool:
         """True when token counts are estimates (explicit flag, else the model id says so)."""
-        return self._offline if self._offline is not None else is_offline_model(self.model)
+        return self._offline if self._offline is not None else is_offline(self.model)
 
     @classmethod
     def from_events(
