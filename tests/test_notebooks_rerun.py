@@ -1,0 +1,70 @@
+"""The notebooks run again where they already ran: twice in one workspace, all of them in one shared workspace, and from a cell downwards again in the same kernel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from agentlib.course import inject_parameters, run_notebook
+from agentlib.course.runner import kernel_env
+from agentlib.course.solutions import fill_in_solutions
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
+TIMEOUT = 120  # seconds per cell
+
+
+def run_in(workspace: Path, name: str):
+    """One fresh kernel running ``name`` top to bottom, with the solutions filled in."""
+    return run_notebook(
+        NOTEBOOKS / f"{name}.ipynb", {"WORKSPACE": str(workspace)}, timeout=TIMEOUT, solutions=True
+    )
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_passes_twice_in_a_row_in_one_workspace(name, tmp_path):
+    for attempt in ("first", "second"):
+        run = run_in(tmp_path, name)
+        assert run.ok, f"{attempt} run in {tmp_path}:\n{run.report()}"
+
+
+def test_every_notebook_passes_in_one_shared_workspace(tmp_path):
+    failed = [run.report() for run in (run_in(tmp_path, name) for name in NAMES) if not run.ok]
+    assert failed == [], "\n".join(failed)
+
+
+def selected_cells(nb) -> dict[str, int]:
+    """Where a learner might click "Run Selected Cell and All Below" after running everything."""
+    code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    after_parameters = next(
+        i for i in code if "injected-parameters" in nb.cells[i].metadata.get("tags", [])
+    )
+    below = [i for i in code if i > after_parameters]
+    return {"the set-up cell": below[0], "the middle cell": below[len(below) // 2]}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_run_selected_cell_and_all_below_in_the_same_kernel(name, tmp_path):
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    inject_parameters(fill_in_solutions(nb), {"WORKSPACE": str(tmp_path)})
+    code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    client = NotebookClient(
+        nb,
+        timeout=TIMEOUT,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(NOTEBOOKS)}},
+        store_widget_state=False,
+    )
+    with client.setup_kernel(env=kernel_env()):
+        for index in code:  # Run All
+            client.execute_cell(nb.cells[index], index)
+        for where, start in selected_cells(nb).items():
+            for index in (i for i in code if i >= start):
+                try:
+                    client.execute_cell(nb.cells[index], index)
+                except Exception as error:  # the cell's own traceback, and where the re-run began
+                    pytest.fail(f"re-run from {where} (cell {start}): cell {index} failed:\n{error}")
