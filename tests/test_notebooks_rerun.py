@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -14,6 +15,7 @@ from agentlib.course.solutions import fill_in_solutions
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
 TIMEOUT = 120  # seconds per cell
+COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def run_in(workspace: Path, name: str):
@@ -64,7 +66,17 @@ def test_run_selected_cell_and_all_below_in_the_same_kernel(name, tmp_path):
             client.execute_cell(nb.cells[index], index)
         for where, start in selected_cells(nb).items():
             for index in (i for i in code if i >= start):
-                try:
-                    client.execute_cell(nb.cells[index], index)
-                except Exception as error:  # the cell's own traceback, and where the re-run began
-                    pytest.fail(f"re-run from {where} (cell {start}): cell {index} failed:\n{error}")
+                failure = rerun_failure(client, nb, index)
+                if failure:
+                    pytest.fail(f"re-run from {where} (cell {start}): {failure}", pytrace=False)
+
+
+def rerun_failure(client, nb, index: int) -> str:
+    """Run one cell again in the client's kernel; what failed, in one line and the cell's start."""
+    from nbclient.exceptions import CellExecutionError
+
+    try:
+        client.execute_cell(nb.cells[index], index)
+    except CellExecutionError as error:
+        return f"cell {index} raised {COLOUR.sub('', f'{error.ename}: {error.evalue}')}\n{nb.cells[index].source[:400]}"
+    return ""
