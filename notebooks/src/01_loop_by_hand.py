@@ -242,12 +242,12 @@ print(output)
 # request is the reply we received. (Two user messages in a row the API would just merge.)
 
 # %%
-messages = [
+history = [
     messages[0],  # the question
     {"role": "assistant", "content": response.content},  # the reply, with its tool_use
     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call.id, "content": output}]},
 ]
-len(messages)
+len(history)
 
 # %% [markdown]
 # The API checks both rules before any model sees the request. Skip the reply, or answer an
@@ -258,12 +258,12 @@ len(messages)
 import anthropic
 from agentlib.course import expect_error
 
-without_reply = [messages[0], messages[2]]
+without_reply = [history[0], history[2]]
 with expect_error(anthropic.BadRequestError, why="a tool_result must answer a tool_use in the message right before it"):
     client.messages.create(model=MODEL, system=SYSTEM, messages=without_reply, tools=TOOLS, max_tokens=8000)
 
 # %%
-made_up_id = messages[:2] + [{"role": "user", "content": [
+made_up_id = history[:2] + [{"role": "user", "content": [
     {"type": "tool_result", "tool_use_id": "toolu_made_up", "content": output},
 ]}]
 with expect_error(anthropic.BadRequestError, why="every tool_use must be answered by its own id"):
@@ -276,7 +276,7 @@ with expect_error(anthropic.BadRequestError, why="every tool_use must be answere
 
 # %%
 answer = client.messages.create(
-    model=MODEL, system=SYSTEM, messages=messages,
+    model=MODEL, system=SYSTEM, messages=history,
     tools=TOOLS, max_tokens=8000,
 )
 print("stop_reason:", answer.stop_reason)

@@ -390,15 +390,15 @@ print(f"same transcript: {len(state.messages)} messages, stopped on {state.stop_
 # %% [markdown]
 # ## 8. Ask your own question
 #
-# Change `question` and run the cell. Offline, the model is a fixed playbook, not Claude: it
+# Change `my_question` and run the cell. Offline, the model is a fixed playbook, not Claude: it
 # does simple workspace tasks, in English or Chinese (create or show a file, list files, find
 # a word, rename, run a script, ask git), from the real tool results. Anything else it
 # declines, naming the part it did not understand. With a key and `BACKEND = "auto"`, a real
 # model answers.
 
 # %%
-question = "Create a file called notes.txt containing hello"
-mine = [{"role": "user", "content": question}]
+my_question = "Create a file called notes.txt containing hello"
+mine = [{"role": "user", "content": my_question}]
 agent_loop(mine)
 show(mine, offline=OFFLINE, tools=TOOLS)
 

@@ -266,12 +266,11 @@ pattern = f"../{sibling.name}/*.txt"
 try:
     sibling.mkdir(exist_ok=True)
     (sibling / "stolen.txt").write_text("outside the workspace\n")
-    print(f"{pattern}: the string check says inside: {prefix_inside(pattern)};",
-          "the glob finds", [p.name for p in WORKDIR.glob(pattern)])
+    found = [p.name for p in WORKDIR.glob(pattern)]
+    print(f"{pattern}: the string check says inside: {prefix_inside(pattern)}; the glob finds {found}")
     print("is_relative_to says inside:", (WORKDIR / pattern).resolve().is_relative_to(WORKDIR))
 finally:
     shutil.rmtree(sibling, ignore_errors=True)
-print("the last parts compared:", WORKDIR.parts[-1], "and", sibling.parts[-1])
 
 # %% [markdown]
 # A string compares characters, and `<workspace>-evil` begins with every character of
