@@ -37,14 +37,13 @@ def test_every_notebook_passes_in_one_shared_workspace(tmp_path):
     assert failed == [], "\n".join(failed)
 
 
-def selected_cells(nb) -> dict[str, int]:
-    """Where a learner might click "Run Selected Cell and All Below" after running everything."""
+def cells_below_the_parameters(nb) -> list[int]:
+    """Every code cell a learner might select for "Run Selected Cell and All Below"."""
     code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
-    after_parameters = next(
+    injected = next(
         i for i in code if "injected-parameters" in nb.cells[i].metadata.get("tags", [])
     )
-    below = [i for i in code if i > after_parameters]
-    return {"the set-up cell": below[0], "the middle cell": below[len(below) // 2]}
+    return [i for i in code if i > injected]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -64,11 +63,12 @@ def test_run_selected_cell_and_all_below_in_the_same_kernel(name, tmp_path):
     with client.setup_kernel(env=kernel_env()):
         for index in code:  # Run All
             client.execute_cell(nb.cells[index], index)
-        for where, start in selected_cells(nb).items():
-            for index in (i for i in code if i >= start):
+        below = cells_below_the_parameters(nb)
+        for start in below:  # each one selected in turn, after everything already ran
+            for index in (i for i in below if i >= start):
                 failure = rerun_failure(client, nb, index)
                 if failure:
-                    pytest.fail(f"re-run from {where} (cell {start}): {failure}", pytrace=False)
+                    pytest.fail(f"re-run from cell {start}: {failure}", pytrace=False)
 
 
 def rerun_failure(client, nb, index: int) -> str:

@@ -105,9 +105,7 @@ with expect_error(ValueError, why="the classic attack: a path that climbs out of
 outside_folder = tempfile.TemporaryDirectory(prefix="outside-")  # removed when the kernel stops
 OUTSIDE = Path(outside_folder.name)
 (OUTSIDE / "secret.txt").write_text("a secret from outside the workspace\n")
-run_bash("rm -rf box box.old linked.txt pipe")  # what an earlier run of this notebook left
-run_bash("mkdir box && echo 'inside the workspace' > box/secret.txt")
-print(safe_path("box/secret.txt").read_text())
+print(OUTSIDE, "holds", sorted(p.name for p in OUTSIDE.iterdir()))
 
 # %% [markdown]
 # **A symlink swapped in between the check and the open.** The check passes while `box` is a
@@ -116,7 +114,9 @@ print(safe_path("box/secret.txt").read_text())
 # follows the link:
 
 # %%
+run_bash("rm -rf box box.old && mkdir box && echo 'inside the workspace' > box/secret.txt")
 checked = safe_path("box/secret.txt")  # 1. the check passes
+print(checked.read_text(), end="")
 run_bash(f"mv box box.old && ln -s {OUTSIDE} box")  # 2. meanwhile, the swap
 print(checked.read_text())  # 3. the open reads the outside file
 
@@ -126,7 +126,7 @@ print(checked.read_text())  # 3. the open reads the outside file
 # work within one filesystem; if `ln` fails here, the two folders are on different ones):
 
 # %%
-print(run_bash(f"ln {OUTSIDE}/secret.txt linked.txt && echo linked"))
+print(run_bash(f"rm -f linked.txt && ln {OUTSIDE}/secret.txt linked.txt && echo linked"))
 if (WORKDIR / "linked.txt").exists():
     print(safe_path("linked.txt").read_text())
     safe_path("linked.txt").write_text("overwritten through the workspace\n")
@@ -156,7 +156,7 @@ print(len(naive_glob("../*")), "entries next to the workspace")
 # %%
 import threading
 
-run_bash("mkfifo pipe")
+run_bash("rm -f pipe && mkfifo pipe")
 reader = threading.Thread(target=lambda: safe_path("pipe").read_text(), daemon=True)
 reader.start()
 reader.join(timeout=0.5)
