@@ -44,7 +44,8 @@ SYSTEM = f"You are a coding agent at {ws.root}. Use bash to solve tasks. Act, do
 # `<span style="color:cyan">` would on a web page. In JupyterLab `input()` works (it opens a
 # text box under the cell), but a notebook run by a program (nbclient, papermill, CI) has no
 # one to type and would stop with an error, so we feed the loop two questions instead. In a
-# terminal, `python -m agentlib s01` is the real thing (notebook 03 pipes prompts into it).
+# terminal, `python -m agentlib s01` is the real thing (notebook 03 pipes prompts into its
+# twin, `python -m agentlib s02`).
 
 # %%
 def ask(history: list, query: str) -> None:
