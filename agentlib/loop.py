@@ -19,8 +19,11 @@ WHY = {
     "stop_sequence": "the model hit a stop sequence",
     "max_tokens": "the reply was cut off at max_tokens; its tool calls (if any) were not run",
     "refusal": "the model declined to continue",
-    "model_context_window_exceeded": "the history no longer fits the model's context window",
-    OUT_OF_ROUNDS: "the round limit was reached: max_rounds rounds without a final answer",
+    "model_context_window_exceeded": (
+        "the reply was cut off when the context window filled up; its tool calls (if any) were "
+        "not run"
+    ),
+    OUT_OF_ROUNDS: "the round limit was reached without a final answer",
 }
 
 
@@ -51,7 +54,8 @@ def agent_loop(
     extra = {"system": system} if system else {}
     while True:
         if run.state.rounds >= max_rounds:  # the round limit: a runaway loop stops here
-            return run.finish(OUT_OF_ROUNDS)
+            why = f"the round limit was reached: {max_rounds} rounds without a final answer"
+            return run.finish(OUT_OF_ROUNDS, why)
         sent = normalize_messages(messages)
         run.round_started(sent)
         try:
