@@ -20,7 +20,9 @@ EXIT_CODE = [
 out = (r.stdout + r.stderr).strip()
 return out[:50000] if out else "(no output)"
 """)),
-    wrong("code_even_on_success", "`true`", bash_answer("""
+    # "(exit code 0)" on every success: the lesson asks for the code only on failure, but the
+    # model reads that the command ran and succeeded, which is what "(no output)" is for.
+    right("code_even_on_success", bash_answer("""
 out = (r.stdout + r.stderr).strip()
 out = f"{out}\\n(exit code {r.returncode})".strip()
 return out[:50000]
@@ -109,9 +111,14 @@ def tool_results(content: list) -> list[dict]:
 """
 
 
+def appended(old: str, new: str) -> str:
+    """The solution's append with one slip."""
+    return f"results.append({RESULT.replace(old, new)})"
+
+
 TOOL_RESULTS = [
     wrong("forgets_return", "return", results_answer(after="")),
-    wrong("name_for_id", "tool_use_id", results_answer(RESULT.replace("block.id", "block.name"))),
+    wrong("name_for_id", "tool_use_id", results_answer(appended("block.id", "block.name"))),
     wrong("a_result_for_every_block", "text block", """
 def tool_results(content: list) -> list[dict]:
     results = []
@@ -123,9 +130,9 @@ def tool_results(content: list) -> list[dict]:
     wrong("returns_inside_the_loop", "2 tool_use blocks", results_answer(f"results.append({RESULT})\n            return results")),
     wrong("newest_first", "order", results_answer(f"results.insert(0, {RESULT})")),
     wrong("returns_a_message", "list", results_answer(after='return {"role": "user", "content": results}')),
-    wrong("command_as_content", "run_bash", results_answer(RESULT.replace('run_bash(block.input["command"])', 'block.input["command"]'))),
-    wrong("input_dict_to_run_bash", "TypeError", results_answer(RESULT.replace('block.input["command"]', "block.input"))),
-    wrong("type_misspelled", "tool_result", results_answer(RESULT.replace('"tool_result"', '"tool_results"'))),
+    wrong("command_as_content", "run_bash", results_answer(appended('run_bash(block.input["command"])', 'block.input["command"]'))),
+    wrong("input_dict_to_run_bash", "the whole input dict", results_answer(appended('block.input["command"]', "block.input"))),
+    wrong("type_misspelled", "tool_result", results_answer(appended('"tool_result"', '"tool_results"'))),
     wrong("outputs_only", "dict", results_answer('results.append(run_bash(block.input["command"]))')),
     right("loop_with_continue_and_dict_call", """
 def tool_results(content: list) -> list[dict]:
@@ -183,10 +190,10 @@ AGENT_LOOP = [
             if block.type == "tool_use":
                 messages.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": block.id,
                                                              "content": run_bash(block.input["command"])}]})""")),
-    wrong("two_rounds_only", "answer", loop_answer(loop="for _ in range(2):")),
+    wrong("two_rounds_only", "still asking for tools", loop_answer(loop="for _ in range(2):")),
     wrong("results_reversed", "order", loop_answer(results=RESULTS.replace("results.append(", "results.insert(0, "))),
     wrong("ids_made_up", "tool_use_id", loop_answer(results=RESULTS.replace('block.id', 'f"call_{len(results)}"'))),
-    wrong("not_in_place", "in place", loop_answer(
+    wrong("not_in_place", "makes a new list", loop_answer(
         append='messages = messages + [{"role": "assistant", "content": response.content}]',
         results=RESULTS.replace('messages.append({"role": "user", "content": results})',
                                 'messages = messages + [{"role": "user", "content": results}]'))),

@@ -35,11 +35,11 @@ EDIT_ONCE = [
         'return f"Error: old_text occurs {count} times in {path}; add context to pick one"',
         'fp.write_text(content.replace(old_text, new_text))\n'
         '            return f"Error: old_text occurs {count} times in {path}; replaced all"')),
-    wrong("refuses_a_single_match", "one match", edit("if count > 1:", "if count >= 1:")),
+    wrong("refuses_a_single_match", "found once should still be replaced", edit("if count > 1:", "if count >= 1:")),
     wrong("writes_before_counting", "two matches was changed", edit(
         "content = fp.read_text()\n", "content = fp.read_text()\n"
         "        fp.write_text(content.replace(old_text, new_text, 1))\n")),
-    wrong("no_match_reads_as_success", "no match", edit(
+    wrong("no_match_reads_as_success", "not found at all should still be an error", edit(
         '        if count == 0:\n            return f"Error: Text not found in {path}"\n', "")),
     wrong("raises_instead_of_returning", "raised", """
 def run_edit_once(path: str, old_text: str, new_text: str) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 from ...messages import to_dict
 from ...offline import call, reply, say
 from .scripted import CountingClient, RunawayLoop, globals_swapped, text_of
-from .verdict import Verdict, api_message, blank, check
+from .verdict import Verdict, api_message, blank, check, is_blank
 
 PAUSED, FINISHED = "Still working...", "Finished after the pause."
 RUNAWAY = {
@@ -104,8 +104,11 @@ def check_stop_reasons(agent_loop: Callable[[list], Any]) -> Verdict:
         ran: list[str] = []
         try:
             messages, counting = _run(agent_loop, replies, ran)
-        except NotImplementedError:
-            return blank(f"{name} still raises NotImplementedError.")
+        except NotImplementedError as e:
+            if is_blank(e):
+                return blank(f"{name} still raises NotImplementedError.")
+            problems.append(f"{stop_reason}: {name} raised NotImplementedError: {e}")
+            continue
         except RunawayLoop:
             problems.append(
                 f"{stop_reason}: {RUNAWAY[stop_reason]} (the loop kept calling the model after it; tools run: {ran or 'none'})"
