@@ -58,6 +58,14 @@ def check_exercise(
             "itself (no quotes, no call).",
         ]
     problems += optional_but_needed(name, spec["input_schema"], handlers[name])
+    problems += schema_shape_problems(name, spec)
+    properties = spec["input_schema"].get("properties") or {}
+    unknown = sorted(set(example or {}) - set(properties), key=str)
+    if unknown:
+        problems.append(
+            f"EXAMPLE gives {', '.join(map(repr, unknown))}, which the schema of {name!r} does not "
+            f"define (it has {sorted(properties)}): EXAMPLE is one call's arguments, by the schema's names."
+        )
     if example is not None:
         tool = box[name] if box is not None else None
         problems += call_problems(name, spec, handlers[name], example, tool)
@@ -87,6 +95,34 @@ def description_problem(name: Any, spec: dict[str, Any]) -> str | None:
     if str(spec.get("description") or "").strip():
         return None
     return f"{name!r} has no description: the model decides when to use a tool by reading it."
+
+
+JSON_TYPES = ("string", "integer", "number", "boolean", "array", "object", "null")
+PYTHON_NAMES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "list": "array", "dict": "object"}
+
+
+def schema_shape_problems(name: Any, spec: dict[str, Any]) -> list[str]:
+    """What in a hand-written input_schema the model would misread: required names it never defines, unknown types."""
+    schema = spec.get("input_schema")
+    if not isinstance(schema, dict):
+        other = next((k for k in ("parameters", "input", "schema") if k in spec), None)
+        return [f"{name!r} has no 'input_schema'" + (f" (it has {other!r}: rename it)." if other else ".")]
+    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    problems = [
+        f"{name!r}: 'required' lists {r!r}, which 'properties' does not define (it has {sorted(props)}); "
+        "the model is told to send an argument it knows nothing about."
+        for r in schema.get("required") or []
+        if r not in props
+    ]
+    for prop, rule in props.items():
+        kind = rule.get("type") if isinstance(rule, dict) else None
+        for k in [kind] if isinstance(kind, str) else kind or []:
+            if k not in JSON_TYPES:
+                better = f" (write {PYTHON_NAMES[k]!r})" if k in PYTHON_NAMES else ""
+                problems.append(
+                    f"{name!r}: property {prop!r} has type {k!r}, which JSON Schema does not know{better}."
+                )
+    return problems
 
 
 def name_problem(name: Any) -> str | None:

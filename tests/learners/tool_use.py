@@ -52,7 +52,7 @@ def run_edit_once(path: str, old_text: str, new_text: str) -> str:
     return f"Edited {path}"
 """),
     wrong("counts_the_wrong_thing", "how many", edit("occurs {count} times", "occurs {len(old_text)} times")),
-    wrong("path_not_in_the_workspace", "one match", edit("fp = safe_path(path)", "fp = Path(path)")),
+    wrong("path_not_in_the_workspace", "safe_path", edit("fp = safe_path(path)", "fp = Path(path)")),
     wrong("success_returns_nothing", "text", edit('return f"Edited {path}"', "pass")),
     right("split_counts_and_no_try", """
 def run_edit_once(path, old_text, new_text):
@@ -106,9 +106,9 @@ REGISTER_GLOB = [
     wrong("schema_not_an_object", "type", register(schema=SCHEMA.replace('"type": "object", ', ""))),
     wrong("handler_takes_a_dict", "keyword", register(handler='lambda kw: run_glob(kw["pattern"])')),
     wrong("handler_reads_the_wrong_key", "path", register(handler='lambda **kw: run_glob(kw["path"])')),
-    wrong("handler_prints", "print", register(handler='lambda **kw: print(run_glob(kw["pattern"]))')),
+    wrong("handler_prints", "instead of printing", register(handler='lambda **kw: print(run_glob(kw["pattern"]))')),
     wrong("parameters_not_input_schema", "input_schema", register().replace('"input_schema"', '"parameters"')),
-    wrong("python_type_name", "str", register(schema=SCHEMA.replace('"string"', '"str"'))),
+    wrong("python_type_name", "JSON Schema does not know", register(schema=SCHEMA.replace('"string"', '"str"'))),
     wrong("pattern_not_required", "required", register(schema=SCHEMA.replace('["pattern"]', "[]"))),
     wrong("handler_called_not_given", "function", register(handler='run_glob("*")')),
     wrong("no_description", "description", register(description='""')),

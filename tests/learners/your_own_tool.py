@@ -39,9 +39,9 @@ OWN_TOOL = [
     wrong("raises_on_the_example", "ValueError", by_hand("return str(len(text.split()))", "return str(int(text))")),
     wrong("empty_description", "description", by_hand(
         '"Count the words in a text. Use it instead of counting yourself."', '""')),
-    wrong("example_uses_another_key", "EXAMPLE", by_hand('EXAMPLE = {"text":', 'EXAMPLE = {"words":')),
+    wrong("example_uses_another_key", "EXAMPLE gives 'words'", by_hand('EXAMPLE = {"text":', 'EXAMPLE = {"words":')),
     wrong("schema_not_an_object", "object", by_hand('{"type": "object", "properties"', '{"properties"')),
-    wrong("python_type_name", "str", by_hand('{"type": "string"}', '{"type": "str"}')),
+    wrong("python_type_name", "JSON Schema does not know", by_hand('{"type": "string"}', '{"type": "str"}')),
     wrong("example_not_a_dict", "dict", by_hand(
         'EXAMPLE = {"text": "One loop and bash is all you need"}', 'EXAMPLE = "One loop and bash is all you need"')),
     wrong("kwargs_reads_the_wrong_key", "KeyError", by_hand(
