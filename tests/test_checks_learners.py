@@ -49,7 +49,10 @@ def notebook_cells(notebook: str) -> list[tuple[str, str]]:
     """``(marker, source)`` of every cell of a jupytext percent-format notebook source."""
     text = (SOURCES / f"{notebook}.py").read_text()
     parts = re.split(r"^# %%(.*)$", text, flags=re.M)
-    return [(marker.strip(), body.strip("\n")) for marker, body in zip(parts[1::2], parts[2::2])]
+    return [
+        (marker.strip(), body.strip("\n"))
+        for marker, body in zip(parts[1::2], parts[2::2], strict=True)
+    ]
 
 
 def code(marker: str) -> bool:
@@ -71,7 +74,11 @@ def after_exercise(exercise: Exercise) -> list[str]:
 
 def imports(source: str) -> str:
     """The import statements of a cell: what a learner who ran the cells above has imported."""
-    return "\n".join(ast.unparse(node) for node in ast.parse(source).body if isinstance(node, (ast.Import, ast.ImportFrom)))
+    return "\n".join(
+        ast.unparse(node)
+        for node in ast.parse(source).body
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+    )
 
 
 @pytest.fixture
@@ -90,7 +97,9 @@ def learner_verdict(shell, exercise: Exercise, answer: Answer, workspace: Path) 
     parameters = next(body for marker, body in all_cells if '"parameters"' in marker)
     shell.run_cell(f"{parameters}\nWORKSPACE = {str(workspace)!r}")
     for start in exercise.setup:
-        assert shell.run_cell(next(b for m, b in all_cells if code(m) and b.startswith(start))).success
+        assert shell.run_cell(
+            next(b for m, b in all_cells if code(m) and b.startswith(start))
+        ).success
     for _, body in filter(lambda cell: code(cell[0]), all_cells[:exercise_at]):
         assert shell.run_cell(imports(body)).success
     cells.watch()  # a fresh kernel starts watching when it first imports the checks; this process did earlier

@@ -59,16 +59,17 @@ def check_exercise(
         ]
     problems += optional_but_needed(name, spec["input_schema"], handlers[name])
     problems += schema_shape_problems(name, spec)
-    properties = spec["input_schema"].get("properties") or {}
-    unknown = sorted(set(example or {}) - set(properties), key=str)
-    if unknown:
-        problems.append(
-            f"EXAMPLE gives {', '.join(map(repr, unknown))}, which the schema of {name!r} does not "
-            f"define (it has {sorted(properties)}): EXAMPLE is one call's arguments, by the schema's names."
-        )
     if example is not None:
         tool = box[name] if box is not None else None
-        problems += call_problems(name, spec, handlers[name], example, tool)
+        failed = call_problems(name, spec, handlers[name], example, tool)
+        properties = spec["input_schema"].get("properties") or {}
+        unknown = sorted(set(example) - set(properties), key=str)
+        if failed and unknown:
+            failed[0] += (
+                f" (EXAMPLE gives {', '.join(map(repr, unknown))}, which the schema does not define: "
+                f"it has {sorted(properties)}; EXAMPLE is one call's arguments, by the schema's names.)"
+            )
+        problems += failed
     return problems
 
 
@@ -98,7 +99,14 @@ def description_problem(name: Any, spec: dict[str, Any]) -> str | None:
 
 
 JSON_TYPES = ("string", "integer", "number", "boolean", "array", "object", "null")
-PYTHON_NAMES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "list": "array", "dict": "object"}
+PYTHON_NAMES = {
+    "str": "string",
+    "int": "integer",
+    "float": "number",
+    "bool": "boolean",
+    "list": "array",
+    "dict": "object",
+}
 
 
 def schema_shape_problems(name: Any, spec: dict[str, Any]) -> list[str]:
@@ -106,7 +114,10 @@ def schema_shape_problems(name: Any, spec: dict[str, Any]) -> list[str]:
     schema = spec.get("input_schema")
     if not isinstance(schema, dict):
         other = next((k for k in ("parameters", "input", "schema") if k in spec), None)
-        return [f"{name!r} has no 'input_schema'" + (f" (it has {other!r}: rename it)." if other else ".")]
+        return [
+            f"{name!r} has no 'input_schema'"
+            + (f" (it has {other!r}: rename it)." if other else ".")
+        ]
     props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
     problems = [
         f"{name!r}: 'required' lists {r!r}, which 'properties' does not define (it has {sorted(props)}); "

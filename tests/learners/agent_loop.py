@@ -27,30 +27,69 @@ def agent_loop_v2(messages: list):
 
 
 STOP_REASONS = [
-    wrong("seed_unchanged", "pause_turn", loop_v2('if response.stop_reason != "tool_use":\n            return')),
-    wrong("continue_before_appending", "append the paused reply", loop_v2(
-        'if response.stop_reason != "tool_use":\n            return',
-        append=f'if response.stop_reason == "pause_turn":\n            continue\n        {APPEND}')),
-    wrong("cut_call_run", "max_tokens", loop_v2(
-        'if response.stop_reason == "pause_turn":\n            continue\n'
-        '        if response.stop_reason not in ("tool_use", "max_tokens"):\n            return')),
-    wrong("paused_turn_runs_tools", "pause_turn", loop_v2(
-        'if response.stop_reason not in ("tool_use", "pause_turn"):\n            return')),
-    wrong("cases_swapped", "pause_turn", loop_v2(
-        'if response.stop_reason == "max_tokens":\n            continue\n'
-        '        if response.stop_reason != "tool_use":\n            return')),
-    wrong("raises_on_max_tokens", "RuntimeError", loop_v2(
-        'if response.stop_reason == "pause_turn":\n            continue\n'
-        '        if response.stop_reason == "max_tokens":\n            raise RuntimeError("reply cut off")\n'
-        '        if response.stop_reason != "tool_use":\n            return')),
-    wrong("only_end_turn_returns", "max_tokens", loop_v2(
-        'if response.stop_reason == "pause_turn":\n            continue\n'
-        '        if response.stop_reason == "end_turn":\n            return')),
-    wrong("one_pause_only", "pause_turn", loop_v2(
-        'if response.stop_reason == "pause_turn":\n'
-        f'            response = {CALL}\n            {APPEND}\n'
-        '        if response.stop_reason != "tool_use":\n            return')),
-    right("if_elif_else", """
+    wrong(
+        "seed_unchanged",
+        "pause_turn",
+        loop_v2('if response.stop_reason != "tool_use":\n            return'),
+    ),
+    wrong(
+        "continue_before_appending",
+        "append the paused reply",
+        loop_v2(
+            'if response.stop_reason != "tool_use":\n            return',
+            append=f'if response.stop_reason == "pause_turn":\n            continue\n        {APPEND}',
+        ),
+    ),
+    wrong(
+        "cut_call_run",
+        "max_tokens",
+        loop_v2(
+            'if response.stop_reason == "pause_turn":\n            continue\n'
+            '        if response.stop_reason not in ("tool_use", "max_tokens"):\n            return'
+        ),
+    ),
+    wrong(
+        "paused_turn_runs_tools",
+        "pause_turn",
+        loop_v2('if response.stop_reason not in ("tool_use", "pause_turn"):\n            return'),
+    ),
+    wrong(
+        "cases_swapped",
+        "pause_turn",
+        loop_v2(
+            'if response.stop_reason == "max_tokens":\n            continue\n'
+            '        if response.stop_reason != "tool_use":\n            return'
+        ),
+    ),
+    wrong(
+        "raises_on_max_tokens",
+        "RuntimeError",
+        loop_v2(
+            'if response.stop_reason == "pause_turn":\n            continue\n'
+            '        if response.stop_reason == "max_tokens":\n            raise RuntimeError("reply cut off")\n'
+            '        if response.stop_reason != "tool_use":\n            return'
+        ),
+    ),
+    wrong(
+        "only_end_turn_returns",
+        "max_tokens",
+        loop_v2(
+            'if response.stop_reason == "pause_turn":\n            continue\n'
+            '        if response.stop_reason == "end_turn":\n            return'
+        ),
+    ),
+    wrong(
+        "one_pause_only",
+        "pause_turn",
+        loop_v2(
+            'if response.stop_reason == "pause_turn":\n'
+            f"            response = {CALL}\n            {APPEND}\n"
+            '        if response.stop_reason != "tool_use":\n            return'
+        ),
+    ),
+    right(
+        "if_elif_else",
+        """
 def agent_loop_v2(messages: list):
     while True:
         r = client.messages.create(model=MODEL, system=SYSTEM, messages=messages,
@@ -64,8 +103,11 @@ def agent_loop_v2(messages: list):
             continue
         else:
             return r.stop_reason
-"""),
-    right("match_statement", """
+""",
+    ),
+    right(
+        "match_statement",
+        """
 def agent_loop_v2(messages: list):
     while True:
         reply = client.messages.create(model=MODEL, system=SYSTEM, messages=messages,
@@ -83,11 +125,16 @@ def agent_loop_v2(messages: list):
                 messages.append({"role": "user", "content": results})
             case _:
                 return
-"""),
-    right("max_tokens_returns_explicitly", loop_v2(
-        'if response.stop_reason == "pause_turn":\n            continue\n'
-        '        if response.stop_reason == "max_tokens":\n            return "cut off: nothing run"\n'
-        '        if response.stop_reason != "tool_use":\n            return')),
+""",
+    ),
+    right(
+        "max_tokens_returns_explicitly",
+        loop_v2(
+            'if response.stop_reason == "pause_turn":\n            continue\n'
+            '        if response.stop_reason == "max_tokens":\n            return "cut off: nothing run"\n'
+            '        if response.stop_reason != "tool_use":\n            return'
+        ),
+    ),
 ]
 
 ANSWERS = {"ex4_stop_reasons": STOP_REASONS}

@@ -20,24 +20,69 @@ def safe_glob(pattern: str) -> str:
 
 SAFE_GLOB = [
     wrong("no_refusal_at_all", "/etc", glob_answer(refuse="pass")),
-    wrong("only_absolute_refused", "..", glob_answer(refuse='if pattern.startswith("/"):\n        return "Error: absolute pattern"')),
-    wrong("dotdot_at_the_start_only", "..", glob_answer(
-        refuse='if pattern.startswith(("/", "..")):\n        return "Error: pattern leaves the workspace"')),
-    wrong("string_prefix_on_results", "..", glob_answer(
-        refuse='if pattern.startswith("/"):\n        return "Error: absolute pattern"',
-        listing='hits = [p for p in WORKDIR.glob(pattern) if str(p.resolve()).startswith(str(WORKDIR))]\n'
-                '    return "\\n".join(sorted(str(p.relative_to(WORKDIR)) for p in hits))')),
-    wrong("resolved_without_a_check", "relative", glob_answer(
-        refuse="base = WORKDIR.resolve()",
-        listing='return "\\n".join(sorted(str(p.resolve()) for p in base.glob(pattern)))')),
-    wrong("returns_a_list", "text", glob_answer(listing="return sorted(str(p.relative_to(WORKDIR)) for p in WORKDIR.glob(pattern))")),
-    wrong("not_sorted", "sorted", glob_answer(
-        listing='return "\\n".join(str(p.relative_to(WORKDIR)) for p in WORKDIR.glob(pattern))')),
-    wrong("absolute_paths", "relative", glob_answer(listing='return "\\n".join(sorted(str(p) for p in WORKDIR.glob(pattern)))')),
-    wrong("raises_on_escape", "Error", glob_answer(
-        refuse=REFUSE.replace('return f"Error: pattern', 'raise ValueError(f"pattern').replace('{pattern}"', '{pattern}")'))),
-    wrong("prints_the_listing", "print", glob_answer(listing=LIST.replace("return ", "print(") + ")")),
-    right("glob_module_with_root_dir", """
+    wrong(
+        "only_absolute_refused",
+        "..",
+        glob_answer(refuse='if pattern.startswith("/"):\n        return "Error: absolute pattern"'),
+    ),
+    wrong(
+        "dotdot_at_the_start_only",
+        "..",
+        glob_answer(
+            refuse='if pattern.startswith(("/", "..")):\n        return "Error: pattern leaves the workspace"'
+        ),
+    ),
+    wrong(
+        "string_prefix_on_results",
+        "..",
+        glob_answer(
+            refuse='if pattern.startswith("/"):\n        return "Error: absolute pattern"',
+            listing="hits = [p for p in WORKDIR.glob(pattern) if str(p.resolve()).startswith(str(WORKDIR))]\n"
+            '    return "\\n".join(sorted(str(p.relative_to(WORKDIR)) for p in hits))',
+        ),
+    ),
+    wrong(
+        "resolved_without_a_check",
+        "relative",
+        glob_answer(
+            refuse="base = WORKDIR.resolve()",
+            listing='return "\\n".join(sorted(str(p.resolve()) for p in base.glob(pattern)))',
+        ),
+    ),
+    wrong(
+        "returns_a_list",
+        "text",
+        glob_answer(
+            listing="return sorted(str(p.relative_to(WORKDIR)) for p in WORKDIR.glob(pattern))"
+        ),
+    ),
+    wrong(
+        "not_sorted",
+        "sorted",
+        glob_answer(
+            listing='return "\\n".join(str(p.relative_to(WORKDIR)) for p in WORKDIR.glob(pattern))'
+        ),
+    ),
+    wrong(
+        "absolute_paths",
+        "relative",
+        glob_answer(listing='return "\\n".join(sorted(str(p) for p in WORKDIR.glob(pattern)))'),
+    ),
+    wrong(
+        "raises_on_escape",
+        "Error",
+        glob_answer(
+            refuse=REFUSE.replace('return f"Error: pattern', 'raise ValueError(f"pattern').replace(
+                '{pattern}"', '{pattern}")'
+            )
+        ),
+    ),
+    wrong(
+        "prints_the_listing", "print", glob_answer(listing=LIST.replace("return ", "print(") + ")")
+    ),
+    right(
+        "glob_module_with_root_dir",
+        """
 import glob as globbing
 
 def safe_glob(pattern: str) -> str:
@@ -46,8 +91,11 @@ def safe_glob(pattern: str) -> str:
         return "Error: only patterns inside the workspace are allowed"
     found = globbing.glob(pattern, root_dir=WORKDIR, recursive=True)
     return "\\n".join(sorted(found)) or "(no matches)"
-"""),
-    right("loop_with_a_resolve_check_too", """
+""",
+    ),
+    right(
+        "loop_with_a_resolve_check_too",
+        """
 def safe_glob(pattern: str) -> str:
     if Path(pattern).is_absolute() or any(part == ".." for part in Path(pattern).parts):
         return "Error: refusing to search outside the workspace"
@@ -58,8 +106,16 @@ def safe_glob(pattern: str) -> str:
             lines.append(hit.relative_to(WORKDIR).as_posix())
     lines.sort()
     return "\\n".join(lines) if lines else "No files match."
-"""),
-    right("files_only", glob_answer(listing=LIST.replace("for p in WORKDIR.glob(pattern))", "for p in WORKDIR.glob(pattern) if p.is_file())"))),
+""",
+    ),
+    right(
+        "files_only",
+        glob_answer(
+            listing=LIST.replace(
+                "for p in WORKDIR.glob(pattern))", "for p in WORKDIR.glob(pattern) if p.is_file())"
+            )
+        ),
+    ),
 ]
 
 ANSWERS = {"ex7_safe_glob": SAFE_GLOB}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from .scripted import (
     CountingClient,
     RunawayLoop,
     globals_swapped,
+    has_number,
     model_read,
     not_text,
     returned,
@@ -21,10 +21,6 @@ from .scripted import (
     text_of,
 )
 from .verdict import Verdict, api_message, blank, check, crash
-
-
-def _has_number(text: str, number: int) -> bool:
-    return re.search(rf"(?<!\d){number}(?!\d)", text) is not None
 
 
 @check
@@ -50,7 +46,7 @@ def check_exit_code(run_bash: Callable[[str], str]) -> Verdict:
             f"`echo hi` should still show its output 'hi'; it gave {out['echo hi']!r:.120}"
         )
     failed = out["echo hi; exit 3"]
-    if "hi" not in failed or not _has_number(failed, 3):
+    if "hi" not in failed or not has_number(failed, 3):
         problems.append(
             f"`echo hi; exit 3` should keep 'hi' and give the exit code 3; it gave {failed!r:.120}"
         )
@@ -62,16 +58,20 @@ def check_exit_code(run_bash: Callable[[str], str]) -> Verdict:
         problems.append(
             "`true` (no output, exit code 0) gave nothing at all: say so, e.g. '(no output)'"
         )
-    if not _has_number(out["exit 5"], 5) or out["exit 5"] == out["true"]:
+    if not has_number(out["exit 5"], 5) or out["exit 5"] == out["true"]:
         problems.append(
             f"`exit 5` (no output) should give the exit code 5, unlike `true`, which succeeded; "
             f"they gave {out['exit 5']!r:.80} and {out['true']!r:.80}"
         )
     listing = out["ls no-such-file"]
-    if "no-such-file" not in listing or not _has_number(listing, 2):
+    if "no-such-file" not in listing or not has_number(listing, 2):
         problems.append(
             f"`ls no-such-file` should keep ls's message and give the exit code 2; it gave {listing!r:.120}"
-            + (" (ls writes its message to stderr: keep r.stderr too)" if "no-such-file" not in listing else "")
+            + (
+                " (ls writes its message to stderr: keep r.stderr too)"
+                if "no-such-file" not in listing
+                else ""
+            )
         )
     workdir = run_bash.__globals__.get("WORKDIR") if hasattr(run_bash, "__globals__") else None
     if workdir is not None and str(Path(workdir).resolve()) not in out["pwd"]:
@@ -83,7 +83,7 @@ def check_exit_code(run_bash: Callable[[str], str]) -> Verdict:
         return Verdict(False, "the shell part needs another look.", problems)
     script = {"command": "python3 -c 'import sys; sys.exit(4)'"}
     seen = model_read(run_bash, BASH, script, "The command failed with exit code 4.")
-    if not _has_number(seen, 4):
+    if not has_number(seen, 4):
         return Verdict(False, f"in the loop, the model read {seen!r}, without the exit code 4.")
     return Verdict(True, f"every case passed, and in the loop the model read {seen!r}.")
 
@@ -106,7 +106,9 @@ def check_tool_results(tool_results: Callable[[Any], Any]) -> Verdict:
         return real(command, *args, **kwargs)
 
     try:
-        with globals_swapped(tool_results, **({"run_bash": recording_bash} if callable(real) else {})):
+        with globals_swapped(
+            tool_results, **({"run_bash": recording_bash} if callable(real) else {})
+        ):
             results = tool_results(response.content)
     except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
         verdict = crash("tool_results(response.content)", e)
@@ -172,7 +174,9 @@ def check_agent_loop(agent_loop: Callable[[list], Any]) -> Verdict:
     """Exercise: the whole loop, run on a scripted three-round conversation with the notebook's own ``run_bash``."""
     counting = CountingClient(
         [
-            reply("Two at once.", call("bash", command="echo one"), call("bash", command="echo two")),
+            reply(
+                "Two at once.", call("bash", command="echo one"), call("bash", command="echo two")
+            ),
             call("bash", command="echo three"),
             say("Done: three commands ran."),
         ]
@@ -237,7 +241,10 @@ def _history_problem(agent_loop: Any, plain: list[Any], calls: list[dict]) -> Ve
             "one result per tool_use block, in the order of the blocks.",
         )
     outputs = [str(b.get("content")) for m in plain[2:5:2] for b in m["content"]]
-    if not all(word in out for word, out in zip(["one", "two", "three"], outputs)):
+    words = ["one", "two", "three"]
+    if len(outputs) != len(words) or not all(
+        w in out for w, out in zip(words, outputs, strict=True)
+    ):
         return Verdict(
             False, f"the tool results should hold run_bash's output; they hold {outputs}"
         )
@@ -258,7 +265,10 @@ def _hints_for_history(messages: list[dict[str, Any]]) -> list[str]:
         hints.append(
             "the model's reply with its tool_use is missing before the results: append it first"
         )
-    if any(m.get("role") == "assistant" and not isinstance(m.get("content"), (str, list)) for m in messages):
+    if any(
+        m.get("role") == "assistant" and not isinstance(m.get("content"), (str, list))
+        for m in messages
+    ):
         hints.append("append the reply's blocks, response.content, not the whole response")
     asked = {
         b.get("id")
@@ -272,7 +282,9 @@ def _hints_for_history(messages: list[dict[str, Any]]) -> list[str]:
         for m in messages
         if isinstance(m.get("content"), list)
         for b in m["content"]
-        if isinstance(b, dict) and b.get("type") == "tool_result" and b.get("tool_use_id") not in asked
+        if isinstance(b, dict)
+        and b.get("type") == "tool_result"
+        and b.get("tool_use_id") not in asked
     ]
     if strays:
         hints.append(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stdout
 from typing import Any
@@ -52,6 +53,11 @@ def model_read(
     tools = Toolbox.from_dicts([schema], {name: handler})
     state = run_loop(tools, f"Use {name}", call(name, **call_input), say(answer))
     return state.messages[2]["content"][0]["content"]
+
+
+def has_number(text: str, number: int) -> bool:
+    """Whether ``number`` stands in ``text`` on its own (3, not the 3 of 13)."""
+    return re.search(rf"(?<!\d){number}(?!\d)", text) is not None
 
 
 def returned(fn: Callable[..., Any], *args: Any) -> tuple[Any, str]:

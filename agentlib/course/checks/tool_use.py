@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import inspect
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -15,11 +14,13 @@ from typing import Any
 from ...offline import call, say
 from ...tools import Toolbox, check_tools
 from ..exercise import description_problem, schema_shape_problems
-from .scripted import EDIT_FILE, model_read, not_text, returned, run_loop
+from .scripted import EDIT_FILE, has_number, model_read, not_text, returned, run_loop
 from .verdict import Verdict, blank, check, crash
 
 
-def _input_dict_problems(TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[..., Any]]) -> list[str]:
+def _input_dict_problems(
+    TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[..., Any]]
+) -> list[str]:
     """Handlers written ``lambda kw: ...``: one parameter, no ``**kwargs``, named after no argument of the schema."""
     problems = []
     for spec in TOOLS:
@@ -29,7 +30,11 @@ def _input_dict_problems(TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[..
         except (TypeError, ValueError):
             continue
         wanted = sorted((spec.get("input_schema") or {}).get("properties") or {})
-        if len(params) == 1 and params[0].kind is not params[0].VAR_KEYWORD and params[0].name not in wanted:
+        if (
+            len(params) == 1
+            and params[0].kind is not params[0].VAR_KEYWORD
+            and params[0].name not in wanted
+        ):
             problems.append(
                 f"TOOL_HANDLERS[{tool!r}] takes one argument, {params[0].name!r}, which the schema does not "
                 f"have (it has {wanted}): dispatch calls handler(**input), each argument as a keyword, so "
@@ -100,10 +105,14 @@ def check_dispatch_map(TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[...,
         for e in seen
         if e.is_error or str(e.output).startswith("Error")
     ]
-    bad += [p for tool, (value, printed) in answers.items() if (p := not_text(tool, value, printed))]
+    bad += [
+        p for tool, (value, printed) in answers.items() if (p := not_text(tool, value, printed))
+    ]
     listed = any(name in str(e.output) for e in seen if e.name == "glob")
     if not listed and not any(b.startswith("glob") for b in bad):
-        bad.append(f"glob({steps['glob']}) should list {name!r}: is glob wired to run_glob with the pattern?")
+        bad.append(
+            f"glob({steps['glob']}) should list {name!r}: is glob wired to run_glob with the pattern?"
+        )
     if not any("beta" in str(e.output) for e in seen if e.name == "read_file"):
         bad.append(
             "read_file after the edit should show 'beta': is edit_file wired to run_edit with old_text and new_text?"
@@ -165,10 +174,6 @@ def check_edit_refuses_duplicates(run_edit: Callable[..., str], root: str | os.P
         shutil.rmtree(folder, ignore_errors=True)  # leave the learner's workspace as it was
 
 
-def _has_number(text: str, number: int) -> bool:
-    return re.search(rf"(?<!\d){number}(?!\d)", text) is not None
-
-
 def _check_edit(run_edit: Callable[..., str], root: Path, folder: Path) -> Verdict:
     rel = folder.relative_to(root) if folder.is_relative_to(root) else folder
     twice, once = str(rel / "twice.py"), str(rel / "once.py")
@@ -191,7 +196,7 @@ def _check_edit(run_edit: Callable[..., str], root: Path, folder: Path) -> Verdi
         problems.append(
             f"the file with two matches was changed to {(folder / 'twice.py').read_text()!r}; refuse before writing"
         )
-    if not _has_number(refusal, 2) or refusal == success:
+    if not has_number(refusal, 2) or refusal == success:
         problems.append(
             f"for two matches, refuse with an error that says how many (2); it returned {refused!r}"
         )
@@ -209,7 +214,7 @@ def _check_edit(run_edit: Callable[..., str], root: Path, folder: Path) -> Verdi
             f"a text not found at all should still be an error; it returned {missing!r}, as for a success"
         )
     if problems:
-        return Verdict(False, "run_edit is not there yet.", problems)
+        return Verdict(False, f"{name} is not there yet.", problems)
     edit = {"path": twice, "old_text": "x = 1", "new_text": "x = 9"}
     seen = model_read(run_edit, EDIT_FILE, edit, "It matched twice; I will add context.")
     return Verdict(
