@@ -95,6 +95,7 @@ def learner_verdict(shell, exercise: Exercise, answer: Answer, workspace: Path) 
     all_cells = notebook_cells(exercise.notebook)
     exercise_at = [i for i, (m, _) in enumerate(all_cells) if '"exercise"' in m][exercise.number]
     parameters = next(body for marker, body in all_cells if '"parameters"' in marker)
+    workspace.mkdir(exist_ok=True)  # the course uses a WORKSPACE you name, and never makes one
     shell.run_cell(f"{parameters}\nWORKSPACE = {str(workspace)!r}")
     for start in exercise.setup:
         assert shell.run_cell(

@@ -98,44 +98,6 @@ def description_problem(name: Any, spec: dict[str, Any]) -> str | None:
     return f"{name!r} has no description: the model decides when to use a tool by reading it."
 
 
-JSON_TYPES = ("string", "integer", "number", "boolean", "array", "object", "null")
-PYTHON_NAMES = {
-    "str": "string",
-    "int": "integer",
-    "float": "number",
-    "bool": "boolean",
-    "list": "array",
-    "dict": "object",
-}
-
-
-def schema_shape_problems(name: Any, spec: dict[str, Any]) -> list[str]:
-    """What in a hand-written input_schema the model would misread: required names it never defines, unknown types."""
-    schema = spec.get("input_schema")
-    if not isinstance(schema, dict):
-        other = next((k for k in ("parameters", "input", "schema") if k in spec), None)
-        return [
-            f"{name!r} has no 'input_schema'"
-            + (f" (it has {other!r}: rename it)." if other else ".")
-        ]
-    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-    problems = [
-        f"{name!r}: 'required' lists {r!r}, which 'properties' does not define (it has {sorted(props)}); "
-        "the model is told to send an argument it knows nothing about."
-        for r in schema.get("required") or []
-        if r not in props
-    ]
-    for prop, rule in props.items():
-        kind = rule.get("type") if isinstance(rule, dict) else None
-        for k in [kind] if isinstance(kind, str) else kind or []:
-            if k not in JSON_TYPES:
-                better = f" (write {PYTHON_NAMES[k]!r})" if k in PYTHON_NAMES else ""
-                problems.append(
-                    f"{name!r}: property {prop!r} has type {k!r}, which JSON Schema does not know{better}."
-                )
-    return problems
-
-
 def name_problem(name: Any) -> str | None:
     """Why the API would refuse ``name`` as a tool name, or None when it accepts it."""
     from ..offline.validate import TOOL_NAME  # the simulator's rule; loads the SDK only when used
@@ -223,3 +185,37 @@ def call_problems(
             "the model reads."
         ]
     return []
+
+
+JSON_TYPES = ("string", "integer", "number", "boolean", "array", "object", "null")
+PYTHON_NAMES = {
+    "str": "string",
+    "int": "integer",
+    "float": "number",
+    "bool": "boolean",
+    "list": "array",
+    "dict": "object",
+}
+
+
+def schema_shape_problems(name: Any, spec: dict[str, Any]) -> list[str]:
+    """What in a hand-written input_schema the model would misread: required names it never defines, unknown types."""
+    schema = spec.get("input_schema")
+    if not isinstance(schema, dict):
+        return []  # check_tools says so
+    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    problems = [
+        f"{name!r}: 'required' lists {r!r}, which 'properties' does not define (it has {sorted(props)}); "
+        "the model is told to send an argument it knows nothing about."
+        for r in schema.get("required") or []
+        if r not in props
+    ]
+    for prop, rule in props.items():
+        kind = rule.get("type") if isinstance(rule, dict) else None
+        for k in [kind] if isinstance(kind, str) else kind or []:
+            if k not in JSON_TYPES:
+                better = f" (write {PYTHON_NAMES[k]!r})" if k in PYTHON_NAMES else ""
+                problems.append(
+                    f"{name!r}: property {prop!r} has type {k!r}, which JSON Schema does not know{better}."
+                )
+    return problems
