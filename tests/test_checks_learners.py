@@ -113,10 +113,22 @@ def learner_verdict(shell, exercise: Exercise, answer: Answer, workspace: Path) 
     return shown if isinstance(shown, Verdict) else shell.user_ns["verdict"]
 
 
+def solution(exercise: Exercise) -> Answer:
+    """The notebook's own solution to the exercise (from its collapsed cell), as an answer."""
+    all_cells = notebook_cells(exercise.notebook)
+    exercise_at = [i for i, (m, _) in enumerate(all_cells) if '"exercise"' in m][exercise.number]
+    text = next(b for m, b in all_cells[exercise_at:] if '"solution"' in m)
+    lines = [line[2:] if line.startswith("# ") else line.lstrip("#") for line in text.splitlines()]
+    source = "\n".join(lines).split("```python\n")[1].split("```")[0]
+    if exercise.number and exercise.notebook == "05_your_own_tool":  # exercise 9 builds on 8
+        source = solution(Exercise(exercise.notebook, 0, ())).source + source
+    return Answer("the_notebooks_solution", source)
+
+
 CASES = [
     pytest.param(exercise, answer, id=f"{key}-{'right' if answer.right else 'wrong'}-{answer.name}")
     for key, exercise in EXERCISES.items()
-    for answer in ANSWERS[key]
+    for answer in [solution(exercise), *ANSWERS[key]]
 ]
 
 
