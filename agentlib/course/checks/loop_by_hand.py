@@ -30,7 +30,7 @@ def check_exit_code(run_bash: Callable[[str], str]) -> Verdict:
     What counts is the meaning, not a wording: the number is there, and a failure reads
     differently from a success with the same output.
     """
-    name = getattr(run_bash, "__name__", "run_bash").replace("<lambda>", "run_bash")
+    name = "run_bash"  # the notebook says run_bash, whatever the function is called
     commands = ["echo hi", "echo hi; exit 3", "true", "exit 5", "ls no-such-file", "pwd"]
     out: dict[str, str] = {}
     for command in commands:
