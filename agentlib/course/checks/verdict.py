@@ -49,8 +49,9 @@ def blank(what: str) -> Verdict:
     )
 
 
-_LIBRARY = tuple(
-    {sysconfig.get_path(p) for p in ("stdlib", "platstdlib", "purelib", "platlib")}
+_LIBRARY = tuple(  # folders, with their separator: /lib/python3 is no prefix of /lib/python3-notes
+    os.path.join(folder, "")
+    for folder in {sysconfig.get_path(p) for p in ("stdlib", "platstdlib", "purelib", "platlib")}
     | {str(Path(__file__).parents[2])}
 )
 
