@@ -8,7 +8,7 @@ from typing import Any
 from ...messages import to_dict
 from ...offline import call, reply, say
 from .scripted import CountingClient, RunawayLoop, globals_swapped, text_of
-from .verdict import Verdict, api_message, blank, check
+from .verdict import Verdict, api_message, blank, check, is_blank
 
 PAUSED, FINISHED = "Still working...", "Finished after the pause."
 RUNAWAY = {
@@ -39,6 +39,11 @@ def _after_pause(messages: list[dict], counting: CountingClient, ran: list[str])
         return f"no tool was asked for, yet the loop ran {ran}"
     if len(counting.calls) < 2:
         return "after pause_turn the loop must call the model again; it returned after the paused reply"
+    if len(counting.calls) < 3:
+        return (
+            "the turn paused twice in a row, and the loop returned after the second pause: call the "
+            "model again after every pause_turn (a `continue` in the loop), not once"
+        )
     resent = counting.calls[1]["messages"][-1]
     if resent.get("role") != "assistant" or PAUSED not in text_of(resent.get("content")):
         return (
@@ -47,7 +52,7 @@ def _after_pause(messages: list[dict], counting: CountingClient, ran: list[str])
             f"the {PAUSED!r} it had said (a `continue` before `messages.append(...)` does this)"
         )
     if not text_of(messages[-1].get("content")).endswith(FINISHED):
-        return "after the second call the loop should append the final answer and stop"
+        return "after the last call the loop should append the final answer and stop"
     return None
 
 
@@ -95,7 +100,11 @@ def check_stop_reasons(agent_loop: Callable[[list], Any]) -> Verdict:
     name = getattr(agent_loop, "__name__", "agent_loop")
     problems, kept = [], ""
     scenarios = {
-        "pause_turn": [say(PAUSED, stop_reason="pause_turn"), say(FINISHED)],
+        "pause_turn": [
+            say(PAUSED, stop_reason="pause_turn"),
+            say(PAUSED, stop_reason="pause_turn"),  # a server may pause a turn more than once
+            say(FINISHED),
+        ],
         "max_tokens": [
             reply("Removing it.", call("bash", command="rm half-written"), stop_reason="max_tokens")
         ],
@@ -104,8 +113,11 @@ def check_stop_reasons(agent_loop: Callable[[list], Any]) -> Verdict:
         ran: list[str] = []
         try:
             messages, counting = _run(agent_loop, replies, ran)
-        except NotImplementedError:
-            return blank(f"{name} still raises NotImplementedError.")
+        except NotImplementedError as e:
+            if is_blank(e):
+                return blank(f"{name} still raises NotImplementedError.")
+            problems.append(f"{stop_reason}: {name} raised NotImplementedError: {e}")
+            continue
         except RunawayLoop:
             problems.append(
                 f"{stop_reason}: {RUNAWAY[stop_reason]} (the loop kept calling the model after it; tools run: {ran or 'none'})"

@@ -7,10 +7,11 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from .scripted import GLOB, model_read, remove_folder
+from .scripted import GLOB, model_read, not_text, remove_folder, returned
 from .verdict import Verdict, check, crash
 
 STOLEN = "stolen.txt"
+SHUFFLED = ["c.txt", "a.txt", "e.txt", "b.txt", "f.txt", "d.txt"]
 
 
 def _sibling(root: Path) -> Path | None:
@@ -45,24 +46,37 @@ def check_safe_glob(run_glob: Callable[[str], str], root: str | os.PathLike) -> 
 
 def _check_glob(run_glob: Callable[[str], str], root: Path, sibling: Path | None) -> Verdict:
     (root / "glob-check").mkdir(exist_ok=True)
-    (root / "glob-check" / "a.txt").write_text("a\n")
+    for name in SHUFFLED:  # made out of order, so a listing that is not sorted shows it
+        (root / "glob-check" / name).write_text(f"{name}\n")
+    (root / "glob-check" / "notes.md").write_text("not a .txt\n")
     escapes = ["/etc/host*", "../*", "glob-check/../../*"]
     if sibling is not None:
         escapes.append(f"../{sibling.name}/*")
+    name = getattr(run_glob, "__name__", "run_glob").replace("<lambda>", "run_glob")
+    outside = {}
     try:
-        inside = run_glob("glob-check/*.txt")
-        outside = {p: run_glob(p) for p in escapes}
+        inside, printed = returned(run_glob, "glob-check/*.txt")
+        for pattern in escapes:
+            outside[pattern] = run_glob(pattern)
     except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
-        return crash(getattr(run_glob, "__name__", "run_glob"), e)
-    if not isinstance(inside, str):
-        return Verdict(
-            False,
-            f"run_glob should return text (one path per line); it returned {type(inside).__name__}.",
+        if "inside" not in locals():
+            return crash(f"{name}('glob-check/*.txt')", e)
+        verdict = crash(f"{name}({pattern!r})", e)
+        verdict.details.append(
+            "refuse such a pattern before searching: return 'Error: ...' for an absolute pattern or one with a '..' part"
         )
+        return verdict
+    if problem := not_text(f"{name}('glob-check/*.txt')", inside, printed):
+        return Verdict(False, f"{problem} One path per line.")
     problems = []
-    if inside.strip() != "glob-check/a.txt":
+    expected = [f"glob-check/{n}" for n in sorted(SHUFFLED)]
+    lines = [line.strip() for line in inside.strip().splitlines()]
+    if sorted(lines) == expected and lines != expected:
+        problems.append(f"'glob-check/*.txt' gave the right paths, but not sorted: {lines}")
+    elif lines != expected:
         problems.append(
-            f"'glob-check/*.txt' should give 'glob-check/a.txt' (relative to the workspace); it gave {inside!r}"
+            f"'glob-check/*.txt' should give {len(expected)} lines, {expected[0]!r} to {expected[-1]!r} "
+            f"(relative to the workspace); it gave {inside!r:.160}"
         )
     for pattern, out in outside.items():
         if str(out).lower().startswith("error"):
@@ -79,7 +93,10 @@ def _check_glob(run_glob: Callable[[str], str], root: Path, sibling: Path | None
                 f"{pattern!r} reaches outside the workspace: return an 'Error: ...'; it returned {str(out)[:100]!r}"
             )
     if problems:
-        return Verdict(False, "the glob is not safe yet.", problems)
+        unsafe = any("reaches" in p for p in problems)
+        return Verdict(
+            False, f"the glob {'is not safe yet' if unsafe else 'needs another look'}.", problems
+        )
     seen = model_read(run_glob, GLOB, {"pattern": "/etc/*"}, "That pattern is refused.")
     tried = f"{len(escapes)} escapes" + (
         f" (one into {sibling.name!r} beside it)"

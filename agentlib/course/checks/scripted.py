@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import os
+import re
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, redirect_stdout, suppress
 from typing import Any
 
 from ...loop import LoopState, agent_loop
@@ -53,6 +55,31 @@ def model_read(
     tools = Toolbox.from_dicts([schema], {name: handler})
     state = run_loop(tools, f"Use {name}", call(name, **call_input), say(answer))
     return state.messages[2]["content"][0]["content"]
+
+
+def has_number(text: str, number: int) -> bool:
+    """Whether ``number`` stands in ``text`` on its own (3, not the 3 of 13)."""
+    return re.search(rf"(?<!\d){number}(?!\d)", text) is not None
+
+
+def returned(fn: Callable[..., Any], *args: Any) -> tuple[Any, str]:
+    """``fn(*args)`` and what it printed meanwhile: a function that prints its answer returns None."""
+    printed = io.StringIO()
+    with redirect_stdout(printed):
+        value = fn(*args)
+    return value, printed.getvalue()
+
+
+def not_text(what: str, value: Any, printed: str) -> str | None:
+    """Why ``value`` is no tool output the model can read, or None when it is text."""
+    if isinstance(value, str):
+        return None
+    if value is None and printed.strip():
+        return (
+            f"{what} printed {printed.strip()[:60]!r} and returned None: the model reads only what "
+            "the function returns, so return the text instead of printing it."
+        )
+    return f"{what} returned {type(value).__name__}, not text: the model can only read strings."
 
 
 def text_of(content: Any) -> str:
