@@ -75,9 +75,14 @@ def _masked(arg: int, mask: int) -> _ArgCmp:
     return _ArgCmp(arg, _MASKED_EQ, mask, mask)
 
 
+def _resolve(lib, call: str) -> int:
+    """The number libseccomp knows for ``call`` on this architecture, negative if none."""
+    return lib.seccomp_syscall_resolve_name(call.encode())
+
+
 def _number(lib, call: str) -> int:
     """The syscall's number here, from libseccomp, else from _NUMBERS; negative if there is none."""
-    number = lib.seccomp_syscall_resolve_name(call.encode())
+    number = _resolve(lib, call)
     if number < 0 and _SHARED_TABLE:
         return _NUMBERS.get(call, number)
     return number

@@ -16,6 +16,9 @@ from pathlib import Path
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _PRIVILEGE_BITS = stat.S_ISUID | stat.S_ISGID
+_CAPABILITY = "security.capability"  # a file capability: cap_setuid is as good as a setuid bit
+_EXEC_BITS = stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
+_FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
 
 
 @dataclass
@@ -33,7 +36,8 @@ class Sweep:
 
     disk_bytes: int = 0
     cleared: list[str] = field(default_factory=list)  # files whose setuid/setgid bit was removed
-    removed: list[str] = field(default_factory=list)  # device nodes, hard links to setuid files
+    uncapped: list[str] = field(default_factory=list)  # programs whose file capability was removed
+    removed: list[str] = field(default_factory=list)  # device nodes, hard links to privileged files
 
 
 def _ident(fd: int) -> tuple[int, int]:
@@ -167,10 +171,13 @@ def sweep(root: str | os.PathLike) -> Sweep:
     """After a command: drop every setuid/setgid bit and delete every device node under ``root``.
 
     A setuid file (as root, one owned by root) would run with its owner's rights for any local
-    user; a device node would open a disk. A hard link to a setuid file is deleted rather than
-    changed, since the file is also elsewhere. Also adds up the bytes on disk.
+    user; a device node would open a disk. As root, a program's file capability goes too (only
+    root's can raise a host user's rights, and only root may remove one). A hard link to a
+    privileged file is deleted rather than changed, since the file is also elsewhere. Also adds
+    up the bytes on disk.
     """
     found = Sweep()
+    as_root = os.geteuid() == 0
 
     def check(fd: int, entry: os.DirEntry, folder: str) -> None:
         try:
@@ -182,23 +189,47 @@ def sweep(root: str | os.PathLike) -> Sweep:
             found.removed.append(folder + entry.name)
         elif stat.S_ISREG(st.st_mode):
             found.disk_bytes += st.st_blocks * 512
-            if not st.st_mode & _PRIVILEGE_BITS:
-                return
-            if st.st_nlink > 1:  # a link to /usr/bin/su, say: a chmod would change the system's
-                os.unlink(entry.name, dir_fd=fd)
-                found.removed.append(folder + entry.name)
-            else:
+            if st.st_mode & _PRIVILEGE_BITS:
+                if st.st_nlink > 1:  # a link to /usr/bin/su, say: a chmod would change the system's
+                    os.unlink(entry.name, dir_fd=fd)
+                    found.removed.append(folder + entry.name)
+                    return
                 _clear_privilege_bits(fd, entry.name, st.st_mode)
                 found.cleared.append(folder + entry.name)
+            if as_root and st.st_mode & _EXEC_BITS:  # a capability works only on exec
+                what = _drop_capability(fd, entry.name)
+                if what:
+                    getattr(found, what).append(folder + entry.name)
 
     _walk(Path(root), check, lambda fd, name: None, restore=True)
     return found
 
 
+def _drop_capability(dir_fd: int, name: str) -> str | None:
+    """Remove the file capability of ``name`` (never through a link): "uncapped", "removed" for a
+    hard link (deleted, as the file is also elsewhere), None if it had none."""
+    try:
+        fd = os.open(name, _FILE_FLAGS, dir_fd=dir_fd)
+    except OSError:  # gone, or swapped for a link meanwhile
+        return None
+    try:
+        try:
+            os.getxattr(fd, _CAPABILITY)
+        except OSError:  # ENODATA: none; ENOTSUP: a file system without extended attributes
+            return None
+        if os.fstat(fd).st_nlink > 1:
+            os.unlink(name, dir_fd=dir_fd)
+            return "removed"
+        os.removexattr(fd, _CAPABILITY)
+        return "uncapped"
+    finally:
+        os.close(fd)
+
+
 def _clear_privilege_bits(dir_fd: int, name: str, mode: int) -> None:
     """chmod without the setuid/setgid bits, on the file itself, never through a link."""
     try:
-        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY, dir_fd=dir_fd)
+        fd = os.open(name, _FILE_FLAGS, dir_fd=dir_fd)
     except PermissionError:  # mode 4111: not readable even by its owner; it is not a link
         os.chmod(name, stat.S_IMODE(mode) & ~_PRIVILEGE_BITS, dir_fd=dir_fd)
         return

@@ -1,0 +1,175 @@
+"""More attacks on the bash tool, run for real in every mode, as root and as ``nobody``: file
+capabilities, nested user namespaces, overlay copy-up, 32-bit calls, calls newer than libseccomp,
+another process made to do what the filter refuses, a folder swapped during the sweep."""
+
+from __future__ import annotations
+
+import errno
+import os
+import platform
+import stat
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+from test_sandbox_attacks import (  # noqa: F401 - caller and home are fixtures
+    ALL_MODES,
+    NOBODY,
+    _bash,
+    _privileged_or_devices,
+    caller,
+    home,
+    run_as,
+)
+
+from agentlib.sandbox import seccomp, tree
+from agentlib.sandbox.limits import Limits
+
+needs_seccomp = pytest.mark.skipif(seccomp.program() is None, reason="no libseccomp here")
+x86_64_only = pytest.mark.skipif(platform.machine() != "x86_64", reason="x86_64 machine code")
+CAPABILITY = "security.capability"
+# VFS_CAP_REVISION_2 with the effective flag, permitted = CAP_SETUID: as good as a setuid bit
+SETUID_CAPABILITY = struct.pack("<IIIII", 0x02000001, 1 << 7, 0, 0, 0)
+
+
+def _program(home: Path, caller: str, name: str = "prog") -> Path:
+    """A copy of /bin/true in the workspace, owned by the caller."""
+    path = home / name
+    path.write_bytes(Path("/bin/true").read_bytes())
+    path.chmod(0o755)
+    if caller == "user" and os.geteuid() == 0:
+        os.chown(path, NOBODY, NOBODY)
+    return path
+
+
+def _capability(path: Path) -> bytes | None:
+    try:
+        return os.getxattr(path, CAPABILITY, follow_symlinks=False)
+    except OSError:  # ENODATA: none; ENOTSUP: a file system without them
+        return None
+
+
+# -- file capabilities and nested user namespaces -----------------------------------------------
+GIVE_CAPABILITY = (
+    "import os, sys\n"
+    "try:\n"
+    f"    os.setxattr('prog', {CAPABILITY!r}, {SETUID_CAPABILITY!r}); print('set')\n"
+    "except OSError as exc:\n"
+    "    print(exc.strerror)\n"
+)
+
+
+@needs_seccomp
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_no_file_capability_can_be_given_directly_or_from_a_nested_namespace(caller, home, mode):
+    _program(home, caller)
+    (home / "cap.py").write_text(GIVE_CAPABILITY)
+    # as root under unshare, the nested namespace's root was root's uid on the host: the kernel
+    # wrote a real cap_setuid, and every local user running prog became root
+    out = run_as(caller, _bash, str(home), mode, "python3 cap.py; unshare -r python3 cap.py")
+    assert _capability(home / "prog") is None, out
+    assert out.splitlines()[0] == "Operation not supported", out  # the filter's answer
+
+
+@needs_seccomp
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_no_user_namespace_can_be_made_inside_the_sandbox(caller, home, mode):
+    attack = "unshare -r id -u; python3 -c 'import os; os.unshare(os.CLONE_NEWUSER)'"
+    out = run_as(caller, _bash, str(home), mode, attack)
+    assert "unshare failed" in out and out.count("Error") == 1, out
+    assert "0" not in out.splitlines(), out  # never root of a namespace of its own
+
+
+@needs_seccomp
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_an_overlay_copy_up_cannot_make_a_setuid_file(caller, home, mode):
+    # the kernel copies /usr/bin/su up with its mode: no chmod for the filter to see
+    attack = (
+        "mkdir u w m; unshare -rm sh -c 'mount -t overlay o "
+        "-o lowerdir=/usr/bin,upperdir=u,workdir=w m && touch m/su'; ls -ln u"
+    )
+    out = run_as(caller, _bash, str(home), mode, attack)
+    assert "-rws" not in out and "setuid/setgid bit removed" not in out, out
+
+
+def test_the_sweep_removes_a_file_capability_left_in_the_workspace(tmp_path):
+    prog = _program(tmp_path, "root")
+    kept = _program(tmp_path, "root", "data")
+    kept.chmod(0o644)  # not a program: nothing can run it, and the sweep does not look
+    try:
+        for path in (prog, kept):
+            os.setxattr(path, CAPABILITY, SETUID_CAPABILITY)
+    except OSError as exc:
+        pytest.skip(f"setting a file capability needs root and a file system with them: {exc}")
+    out = _bash(str(tmp_path), "none", "true")
+    assert "file capabilities removed from 1 file(s) (prog)" in out, out
+    assert _capability(prog) is None
+    assert os.access(prog, os.X_OK)  # the program itself is kept
+
+
+# -- calls the filter must read however they are made -------------------------------------------
+I386_CHMOD = """
+import ctypes, mmap, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_long]
+page = libc.mmap(None, 4096, 7, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | 0x40, -1, 0)  # MAP_32BIT
+ctypes.memmove(page + 2048, b"prog\\0", 5)
+# push rbx; mov eax, 15 (chmod in the i386 table); mov ebx, path; mov ecx, 04755; int 0x80; pop rbx
+code = (b"\\x53\\xb8" + (15).to_bytes(4, "little") + b"\\xbb" + (page + 2048).to_bytes(4, "little")
+        + b"\\xb9" + (0o4755).to_bytes(4, "little") + b"\\xcd\\x80\\x5b\\xc3")
+ctypes.memmove(page, code, len(code))
+print("returned", ctypes.CFUNCTYPE(ctypes.c_long)(page)())
+"""
+
+
+@x86_64_only
+@needs_seccomp
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_a_32_bit_system_call_is_not_a_way_around_the_filter(caller, home, mode):
+    _program(home, caller)
+    (home / "i386.py").write_text(I386_CHMOD)
+    out = run_as(caller, _bash, str(home), mode, 'python3 i386.py; echo "status $?"')
+    assert "status 159" in out, out  # SIGSYS: a call of another architecture kills the process
+    assert _privileged_or_devices(home) == []
+
+
+@pytest.fixture
+def old_libseccomp(monkeypatch):
+    """As with a libseccomp older than the kernel: the newest calls have no name it knows."""
+    known = seccomp._resolve
+    monkeypatch.setattr(
+        seccomp, "_resolve", lambda lib, call: -1 if call in seccomp._NUMBERS else known(lib, call)
+    )
+    seccomp.program.cache_clear()
+    seccomp._prepared.cache_clear()
+    yield
+    seccomp.program.cache_clear()
+    seccomp._prepared.cache_clear()
+
+
+NEWEST_CALLS = """
+import ctypes
+c = ctypes.CDLL(None, use_errno=True)
+ctypes.set_errno(0)
+done = c.syscall(452, -100, b"prog", 0o4755, 0)  # fchmodat2 (Linux 6.6)
+print("fchmodat2", done, ctypes.get_errno())
+ctypes.set_errno(0)
+done = c.syscall(463, -100, b"prog", 0, b"user.x", 0, 0)  # setxattrat (Linux 6.13)
+print("setxattrat", done, ctypes.get_errno())
+"""
+
+
+@needs_seccomp
+@pytest.mark.skipif(not seccomp._SHARED_TABLE, reason="these numbers are of the unified table")
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_calls_newer_than_libseccomp_are_refused_by_their_number(caller, home, mode, old_libseccomp):
+    _program(home, caller)
+    (home / "newest.py").write_text(NEWEST_CALLS)
+    out = run_as(caller, _bash, str(home), mode, "python3 newest.py")
+    assert _privileged_or_devices(home) == [] and "setuid/setgid bit removed" not in out, out
+    assert f"fchmodat2 -1 {errno.EPERM}" in out, out
+    refused = {f"setxattrat -1 {code}" for code in (errno.EOPNOTSUPP, errno.ENOSYS)}  # ENOSYS: older kernel
+    assert refused & set(out.splitlines()), out
