@@ -13,18 +13,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_sandbox_attacks import (  # noqa: F401 - caller and home are fixtures
-    ALL_MODES,
-    NOBODY,
-    _bash,
-    _privileged_or_devices,
-    caller,
-    home,
-    run_as,
-)
+import test_sandbox_attacks as first
+from test_sandbox_attacks import ALL_MODES, NOBODY, _bash, _privileged_or_devices, run_as
 
 from agentlib.sandbox import seccomp, tree
-from agentlib.sandbox.limits import Limits
+
+caller, home = first.caller, first.home  # the fixtures: root, and a normal user with its folder
 
 needs_seccomp = pytest.mark.skipif(seccomp.program() is None, reason="no libseccomp here")
 x86_64_only = pytest.mark.skipif(platform.machine() != "x86_64", reason="x86_64 machine code")
@@ -33,12 +27,12 @@ CAPABILITY = "security.capability"
 SETUID_CAPABILITY = struct.pack("<IIIII", 0x02000001, 1 << 7, 0, 0, 0)
 
 
-def _program(home: Path, caller: str, name: str = "prog") -> Path:
-    """A copy of /bin/true in the workspace, owned by the caller."""
-    path = home / name
+def _program(folder: Path, who: str, name: str = "prog") -> Path:
+    """A copy of /bin/true in the workspace, owned by ``who`` ("root" or "user")."""
+    path = folder / name
     path.write_bytes(Path("/bin/true").read_bytes())
     path.chmod(0o755)
-    if caller == "user" and os.geteuid() == 0:
+    if who == "user" and os.geteuid() == 0:
         os.chown(path, NOBODY, NOBODY)
     return path
 
@@ -165,15 +159,21 @@ print("setxattrat", done, ctypes.get_errno())
 
 
 @needs_seccomp
-@pytest.mark.skipif(not getattr(seccomp, "_SHARED_TABLE", True), reason="these numbers are of the unified table")
+@pytest.mark.skipif(
+    not getattr(seccomp, "_SHARED_TABLE", True), reason="these numbers are of the unified table"
+)
 @pytest.mark.parametrize("mode", ALL_MODES)
-def test_calls_newer_than_libseccomp_are_refused_by_their_number(caller, home, mode, old_libseccomp):
+def test_calls_newer_than_libseccomp_are_refused_by_their_number(
+    caller, home, mode, old_libseccomp
+):
     _program(home, caller)
     (home / "newest.py").write_text(NEWEST_CALLS)
     out = run_as(caller, _bash, str(home), mode, "python3 newest.py")
     assert _privileged_or_devices(home) == [] and "setuid/setgid bit removed" not in out, out
     assert f"fchmodat2 -1 {errno.EPERM}" in out, out
-    refused = {f"setxattrat -1 {code}" for code in (errno.EOPNOTSUPP, errno.ENOSYS)}  # ENOSYS: older kernel
+    refused = {
+        f"setxattrat -1 {code}" for code in (errno.EOPNOTSUPP, errno.ENOSYS)
+    }  # ENOSYS: older kernel
     assert refused & set(out.splitlines()), out
 
 
@@ -234,6 +234,65 @@ def test_a_traced_process_sets_the_bit_for_a_users_command_only_unisolated(calle
 @pytest.mark.parametrize("mode", ALL_MODES)
 def test_a_folder_inherits_the_setgid_bit_of_its_parent_and_a_file_never_does(caller, home, mode):
     os.chmod(home, 0o2755)  # a shared group folder, say
-    attack = "chmod g+s . 2>&1 | grep -o 'not permitted'; mkdir sub; touch sub/f; stat -c %A sub sub/f"
+    attack = (
+        "chmod g+s . 2>&1 | grep -o 'not permitted'; mkdir sub; touch sub/f; stat -c %A sub sub/f"
+    )
     out = run_as(caller, _bash, str(home), mode, attack)
     assert out.splitlines() == ["not permitted", "drwxr-sr-x", "-rw-r--r--"], out
+
+
+# -- the sweep, with a command still running beside it ------------------------------------------
+def _swap_for_link(folder: Path, target: Path) -> None:
+    """What a command that outlived its call does to the folder the sweep is in: move it, and put
+    a link to a file of yours outside the workspace in its place."""
+    folder.rename(folder.with_name(folder.name + ".moved"))
+    folder.symlink_to(target)
+
+
+def _sweep_while_swapped(root: str, locked_mode: int) -> dict:
+    ws, outside = Path(root, "ws"), Path(root, "outside.txt")
+    ws.mkdir()
+    outside.write_text("yours\n")
+    outside.chmod(0o644)
+    (ws / "folder").mkdir()
+    (ws / "folder" / "prog").write_text("")
+    (ws / "folder" / "prog").chmod(0o4755)  # the sweep clears it: the moment to swap
+    (ws / "folder").chmod(locked_mode)
+    real_stat, real_clear = os.stat, tree._clear_privilege_bits
+
+    def stat_then_swap(path, *args, **kwargs):  # between the sweep's look and its chmod
+        found = real_stat(path, *args, **kwargs)
+        if path == "folder" and kwargs.get("dir_fd") is not None:
+            os.stat = real_stat
+            _swap_for_link(ws / "folder", outside)
+        return found
+
+    def clear_then_swap(*args):  # while it is inside the folder, before it puts the mode back
+        real_clear(*args)
+        _swap_for_link(ws / "folder", outside)
+
+    if locked_mode & stat.S_IRUSR:
+        tree._clear_privilege_bits = clear_then_swap
+    else:
+        os.stat = stat_then_swap
+    try:
+        tree.sweep(ws)
+    except OSError:
+        pass  # whatever it says of the change, it must not have touched outside.txt
+    finally:
+        os.stat, tree._clear_privilege_bits = real_stat, real_clear
+    moved = ws / "folder.moved"
+    return {
+        "outside": stat.S_IMODE(outside.stat().st_mode),
+        "moved": stat.S_IMODE(moved.stat().st_mode),
+    }
+
+
+@pytest.mark.parametrize("locked_mode", [0o500, 0o000], ids=["read-only", "closed"])
+def test_a_folder_swapped_for_a_link_during_the_sweep_leads_it_nowhere(caller, home, locked_mode):
+    if caller == "root":
+        pytest.skip("root's sweep enters every folder without opening it up: nothing to swap")
+    found = run_as(caller, _sweep_while_swapped, str(home), locked_mode)
+    assert found["outside"] == 0o644, found  # never chmod-ed through the link
+    if locked_mode:  # and the folder itself, wherever it went, has its mode back
+        assert found["moved"] == locked_mode, found

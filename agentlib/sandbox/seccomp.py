@@ -54,7 +54,13 @@ _CLONE_NEWUSER = 0x10000000
 _NEW_USERNS_ARG = {"unshare": 0, "clone": 1 if platform.machine().startswith("s390") else 0}
 # calls newer than some libseccomp still in use (2.5.4 upstream lacks fchmodat2): their numbers
 # on x86_64 and every architecture of the unified table (alpha and mips add an offset)
-_NUMBERS = {"io_uring_setup": 425, "clone3": 435, "openat2": 437, "fchmodat2": 452, "setxattrat": 463}
+_NUMBERS = {
+    "io_uring_setup": 425,
+    "clone3": 435,
+    "openat2": 437,
+    "fchmodat2": 452,
+    "setxattrat": 463,
+}
 _SHARED_TABLE = not platform.machine().startswith(("alpha", "mips"))
 
 

@@ -63,9 +63,9 @@ def _open_dir(parent: int, name: str, *, restore: bool) -> tuple[int | None, int
         mode = os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode
         if not stat.S_ISDIR(mode):
             return None, None
-        try:
-            os.chmod(name, stat.S_IMODE(mode) | stat.S_IRWXU, dir_fd=parent)  # not a link: checked
-        except PermissionError:  # another user's folder: left out (removing its parent fails)
+        try:  # never through a link: the folder may have been swapped for one since the look
+            _chmod_here(parent, name, stat.S_IMODE(mode) | stat.S_IRWXU, folder=True)
+        except OSError:  # another user's folder, or now a link: left out
             return None, None
         fd = os.open(name, _DIR_FLAGS, dir_fd=parent)
         return fd, (stat.S_IMODE(mode) if restore else None)
@@ -77,6 +77,25 @@ def _open_dir(parent: int, name: str, *, restore: bool) -> tuple[int | None, int
     except PermissionError:  # another user's folder: what fails in it is reported
         return fd, None
     return fd, (mode if restore else None)
+
+
+def _chmod_here(dir_fd: int, name: str, mode: int, *, folder: bool) -> None:
+    """chmod the entry ``name`` of ``dir_fd`` itself; if it is a link now, raise and change nothing.
+
+    Linux's chmod takes no "do not follow" flag before fchmodat2, so the entry is opened as a
+    handle (O_PATH, which needs no permission on it) and changed through /proc/self/fd.
+    """
+    if not hasattr(os, "O_PATH"):  # macOS: no O_PATH, but a chmod that never follows a link
+        os.chmod(name, mode, dir_fd=dir_fd, follow_symlinks=False)
+        return
+    flags = os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC | (os.O_DIRECTORY if folder else 0)
+    fd = os.open(name, flags, dir_fd=dir_fd)
+    try:
+        if stat.S_ISLNK(os.fstat(fd).st_mode):
+            raise OSError(errno.ELOOP, "replaced by a link while it was checked", name)
+        os.chmod(f"/proc/self/fd/{fd}", mode)
+    finally:
+        os.close(fd)
 
 
 def _walk(top: Path, on_entry, on_leave, *, restore: bool) -> None:
@@ -91,9 +110,9 @@ def _walk(top: Path, on_entry, on_leave, *, restore: bool) -> None:
                 name = frame.subdirs.pop()
                 child, mode = _open_dir(fd, name, restore=restore)
                 if child is not None and os.fstat(child).st_dev != stack[0].ident[0]:
-                    os.close(child)  # another file system mounted here: never walked into
-                    if mode is not None:
-                        os.chmod(name, mode, dir_fd=fd)
+                    if mode is not None:  # another file system mounted here: never walked into
+                        os.fchmod(child, mode)
+                    os.close(child)
                     continue
                 if child is not None:
                     os.close(fd)
@@ -105,12 +124,12 @@ def _walk(top: Path, on_entry, on_leave, *, restore: bool) -> None:
             if not stack:
                 break
             parent = os.open("..", _DIR_FLAGS, dir_fd=fd)
+            if frame.restore is not None:  # the folder itself, not what its name now holds
+                os.fchmod(fd, frame.restore)
             os.close(fd)
             fd = parent
             if _ident(fd) != stack[-1].ident:  # a folder was moved meanwhile: stop, never wander
                 raise OSError(errno.ESTALE, "the folder changed while it was walked", str(top))
-            if frame.restore is not None:
-                os.chmod(frame.name, frame.restore, dir_fd=fd)
             on_leave(fd, frame.name)
     finally:
         os.close(fd)
@@ -230,8 +249,8 @@ def _clear_privilege_bits(dir_fd: int, name: str, mode: int) -> None:
     """chmod without the setuid/setgid bits, on the file itself, never through a link."""
     try:
         fd = os.open(name, _FILE_FLAGS, dir_fd=dir_fd)
-    except PermissionError:  # mode 4111: not readable even by its owner; it is not a link
-        os.chmod(name, stat.S_IMODE(mode) & ~_PRIVILEGE_BITS, dir_fd=dir_fd)
+    except PermissionError:  # mode 4111: not readable even by its owner; it was not a link
+        _chmod_here(dir_fd, name, stat.S_IMODE(mode) & ~_PRIVILEGE_BITS, folder=False)
         return
     try:
         os.fchmod(fd, stat.S_IMODE(os.fstat(fd).st_mode) & ~_PRIVILEGE_BITS)
