@@ -296,3 +296,27 @@ def test_a_folder_swapped_for_a_link_during_the_sweep_leads_it_nowhere(caller, h
     assert found["outside"] == 0o644, found  # never chmod-ed through the link
     if locked_mode:  # and the folder itself, wherever it went, has its mode back
         assert found["moved"] == locked_mode, found
+
+
+# -- the disk a call leaves taken ------------------------------------------------------------------
+FILL_WITHOUT_FILES = """
+import os
+for i in range(1500):
+    os.mkdir(f"d{i}")  # a block each on most file systems
+for i in range(1000):
+    os.symlink("x" * 3000, f"l{i}")  # a long target takes a block too
+with open("big", "wb") as f:
+    f.write(b"x" * (1 << 20))
+for i in range(50):
+    os.link("big", f"big{i}")  # one file of many names: its room once
+"""
+
+
+def test_the_workspace_total_is_measured_as_du_measures_it(caller, home):
+    (home / "fill.py").write_text(FILL_WITHOUT_FILES)
+    out = run_as(caller, _bash, str(home), "none", "python3 fill.py", {"disk_bytes": 1 << 20})
+    du = subprocess.run(["du", "-s", "--block-size=1", str(home)], capture_output=True, text=True)
+    on_disk = int(du.stdout.split()[0])
+    assert on_disk > 4 << 20  # folders and links alone: most of it
+    said = out.split("its files take ")[1].split(" MB")[0]
+    assert abs(float(said) * (1 << 20) - on_disk) < 0.05 * on_disk, (said, on_disk)

@@ -98,27 +98,36 @@ def _chmod_here(dir_fd: int, name: str, mode: int, *, folder: bool) -> None:
         os.close(fd)
 
 
-def _walk(top: Path, on_entry, on_leave, *, restore: bool) -> None:
+def _walk(top: Path, on_entry, on_leave, *, restore: bool, on_folder=None) -> None:
     """Call ``on_entry(dir_fd, entry, folder)`` for every non-folder (``folder`` relative to ``top``,
-    "" for ``top`` itself), and ``on_leave(dir_fd, name)`` after each folder below ``top``."""
+    "" for ``top`` itself), ``on_leave(dir_fd, name)`` after each folder below ``top``, and
+    ``on_folder(stat)`` for each folder walked, ``top`` included."""
     fd = os.open(top, _DIR_FLAGS)
     try:
-        stack = [_Frame(_ident(fd), "", "", _list(fd, "", on_entry))]
+        st = os.fstat(fd)
+        if on_folder is not None:
+            on_folder(st)
+        stack = [_Frame((st.st_dev, st.st_ino), "", "", _list(fd, "", on_entry))]
         while stack:
             frame = stack[-1]
             if frame.subdirs:
                 name = frame.subdirs.pop()
                 child, mode = _open_dir(fd, name, restore=restore)
-                if child is not None and os.fstat(child).st_dev != stack[0].ident[0]:
+                if child is None:
+                    continue
+                st = os.fstat(child)
+                if st.st_dev != stack[0].ident[0]:
                     if mode is not None:  # another file system mounted here: never walked into
                         os.fchmod(child, mode)
                     os.close(child)
                     continue
-                if child is not None:
-                    os.close(fd)
-                    fd = child
-                    path = f"{frame.path}{name}/"
-                    stack.append(_Frame(_ident(fd), name, path, _list(fd, path, on_entry), mode))
+                if on_folder is not None:
+                    on_folder(st)
+                os.close(fd)
+                fd = child
+                path = f"{frame.path}{name}/"
+                ident = (st.st_dev, st.st_ino)
+                stack.append(_Frame(ident, name, path, _list(fd, path, on_entry), mode))
                 continue
             stack.pop()
             if not stack:
@@ -193,10 +202,18 @@ def sweep(root: str | os.PathLike) -> Sweep:
     user; a device node would open a disk. As root, a program's file capability goes too (only
     root's can raise a host user's rights, and only root may remove one). A hard link to a
     privileged file is deleted rather than changed, since the file is also elsewhere. Also adds
-    up the bytes on disk.
+    up the bytes on disk as ``du`` does: folders and links too, a file of many names once.
     """
     found = Sweep()
     as_root = os.geteuid() == 0
+    linked: set[tuple[int, int]] = set()  # a file with many names takes its room once
+
+    def count(st: os.stat_result) -> None:
+        if st.st_nlink > 1 and not stat.S_ISDIR(st.st_mode):
+            if (st.st_dev, st.st_ino) in linked:
+                return
+            linked.add((st.st_dev, st.st_ino))
+        found.disk_bytes += st.st_blocks * 512
 
     def check(fd: int, entry: os.DirEntry, folder: str) -> None:
         try:
@@ -206,21 +223,23 @@ def sweep(root: str | os.PathLike) -> Sweep:
         if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode):
             os.unlink(entry.name, dir_fd=fd)
             found.removed.append(folder + entry.name)
-        elif stat.S_ISREG(st.st_mode):
-            found.disk_bytes += st.st_blocks * 512
-            if st.st_mode & _PRIVILEGE_BITS:
-                if st.st_nlink > 1:  # a link to /usr/bin/su, say: a chmod would change the system's
-                    os.unlink(entry.name, dir_fd=fd)
-                    found.removed.append(folder + entry.name)
-                    return
-                _clear_privilege_bits(fd, entry.name, st.st_mode)
-                found.cleared.append(folder + entry.name)
-            if as_root and st.st_mode & _EXEC_BITS:  # a capability works only on exec
-                what = _drop_capability(fd, entry.name)
-                if what:
-                    getattr(found, what).append(folder + entry.name)
+            return
+        count(st)  # links and empty files take room too
+        if not stat.S_ISREG(st.st_mode):
+            return
+        if st.st_mode & _PRIVILEGE_BITS:
+            if st.st_nlink > 1:  # a link to /usr/bin/su, say: a chmod would change the system's
+                os.unlink(entry.name, dir_fd=fd)
+                found.removed.append(folder + entry.name)
+                return
+            _clear_privilege_bits(fd, entry.name, st.st_mode)
+            found.cleared.append(folder + entry.name)
+        if as_root and st.st_mode & _EXEC_BITS:  # a capability works only on exec
+            what = _drop_capability(fd, entry.name)
+            if what:
+                getattr(found, what).append(folder + entry.name)
 
-    _walk(Path(root), check, lambda fd, name: None, restore=True)
+    _walk(Path(root), check, lambda fd, name: None, restore=True, on_folder=count)
     return found
 
 
