@@ -4,7 +4,8 @@ As root a command's files are root's on the host (uid 1000 inside bubblewrap is 
 ``chmod 4755`` would hand every local user a root shell for as long as the call runs. The filter
 makes each way of setting the bit fail with EPERM: chmod, fchmod, fchmodat(2), mknod(at), creat,
 and open/openat with O_CREAT or O_TMPFILE. Calls whose mode it cannot read (openat2's struct,
-io_uring) answer ENOSYS, as on a kernel without them. A setgid folder cannot be made either.
+io_uring) answer ENOSYS, as on a kernel without them. A setgid folder cannot be made either (one
+made inside a setgid folder still inherits the bit, as on any Linux; a file never does).
 Setting an extended attribute answers EOPNOTSUPP, as on a file system without them: one named
 ``security.capability`` is a file capability, ``cap_setuid`` as good as a setuid bit.
 
@@ -12,8 +13,8 @@ A user namespace made inside the sandbox would give the command every capability
 its uid owns, and as root those are root's on the host: an overlay mount's copy-up then writes
 a setuid file, or a capability, without any call the filter reads. So ``unshare``/``clone`` with
 CLONE_NEWUSER and ``setns`` fail with EPERM and ``clone3`` answers ENOSYS (the C library falls
-back to ``clone``); under util-linux ``unshare``, which makes its namespace after the filter is
-loaded, a limit of the outer namespace refuses them instead (isolation.unshare_argv).
+back to ``clone``); under util-linux ``unshare``, which makes its namespaces after the filter is
+loaded, a limit of the outer namespace refuses a new one instead (isolation.unshare_argv).
 
 Compiled once by libseccomp (present wherever systemd is) and loaded by bubblewrap, or in the
 child before exec. A call newer than the installed libseccomp is added by its number.
@@ -105,10 +106,10 @@ def _rules(close_namespaces: bool):
         yield call, errno.ENOSYS, []
     for call in _XATTR_WRITES:
         yield call, errno.EOPNOTSUPP, []
+    yield "setns", errno.EPERM, []  # joining a namespace (util-linux unshare makes, never joins)
     if close_namespaces:
         for call, arg in _NEW_USERNS_ARG.items():
             yield call, errno.EPERM, [(arg, _CLONE_NEWUSER)]
-        yield "setns", errno.EPERM, []
         yield "clone3", errno.ENOSYS, []
 
 
