@@ -7,9 +7,11 @@ from __future__ import annotations
 import errno
 import os
 import platform
+import socket
 import stat
 import struct
 import subprocess
+import uuid
 from pathlib import Path
 
 import pytest
@@ -320,3 +322,30 @@ def test_the_workspace_total_is_measured_as_du_measures_it(caller, home):
     assert on_disk > 4 << 20  # folders and links alone: most of it
     said = out.split("its files take ")[1].split(" MB")[0]
     assert abs(float(said) * (1 << 20) - on_disk) < 0.05 * on_disk, (said, on_disk)
+
+
+# -- local sockets ---------------------------------------------------------------------------------
+CONNECT = """
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect(b"\\0" + sys.argv[1].encode())
+    print("connected")
+except OSError as exc:
+    print("refused", exc.strerror)
+"""
+
+
+@pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="no unix sockets")
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_which_modes_reach_an_abstract_socket_of_the_host(caller, home, mode):
+    name = f"agentlib-probe-{uuid.uuid4().hex}"  # where a desktop's D-Bus and X11 listen
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind("\0" + name)
+    listener.listen(1)
+    (home / "connect.py").write_text(CONNECT)
+    try:
+        out = run_as(caller, _bash, str(home), mode, f"python3 connect.py {name}")
+    finally:
+        listener.close()
+    assert out == ("refused Connection refused" if mode == "bwrap" else "connected"), out
