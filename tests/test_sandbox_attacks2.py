@@ -349,3 +349,20 @@ def test_which_modes_reach_an_abstract_socket_of_the_host(caller, home, mode):
     finally:
         listener.close()
     assert out == ("refused Connection refused" if mode == "bwrap" else "connected"), out
+
+
+# -- what a command leaves for the next call --------------------------------------------------------
+@first.needs_unshare
+def test_a_program_planted_early_in_path_runs_in_the_next_unshare_call(tmp_path, monkeypatch):
+    # unisolated or under unshare, a command may write where PATH looks first (~/.local/bin)
+    planted = tmp_path / "bin"
+    planted.mkdir()
+    marker = tmp_path / "ran"
+    fake = planted / "unshare"
+    fake.write_text(f'#!/bin/sh\necho planted >> {marker}\nexec /usr/bin/unshare "$@"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{planted}:{os.environ['PATH']}")
+    _bash(str(tmp_path), "none", "true")
+    assert not marker.exists()  # unisolated, nothing is looked up on PATH
+    _bash(str(tmp_path), "unshare", "true")
+    assert marker.read_text() == "planted\nplanted\n"  # both unshares: outside the sandbox
