@@ -5,6 +5,7 @@ another process made to do what the filter refuses, a folder swapped during the 
 from __future__ import annotations
 
 import errno
+import json
 import os
 import platform
 import socket
@@ -104,6 +105,31 @@ def test_the_sweep_removes_a_file_capability_left_in_the_workspace(tmp_path):
     assert "file capabilities removed from 1 file(s) (prog)" in out, out
     assert _capability(prog) is None
     assert os.access(prog, os.X_OK)  # the program itself is kept
+
+
+def _hostile_model_run(root: str, mode: str) -> str:
+    """A scripted model that plants the capability attack with write_file and runs it with bash."""
+    from agentlib import Workspace, agent_loop, s02_tools
+    from agentlib.offline import Script, call, offline_client, say
+
+    script = Script(
+        call("write_file", path="cap.py", content=GIVE_CAPABILITY),
+        call("bash", command="unshare -r python3 cap.py; python3 cap.py"),
+        say("done"),
+    )
+    client, model = offline_client(script)
+    tools = s02_tools(Workspace(root, isolation=mode))
+    state = agent_loop([{"role": "user", "content": "go"}], client=client, model=model, tools=tools)
+    return json.dumps(state.messages, default=str)
+
+
+@needs_seccomp
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_a_scripted_model_through_the_agent_loop_gives_no_capability(caller, home, mode):
+    _program(home, caller)
+    transcript = run_as(caller, _hostile_model_run, str(home), mode)
+    assert "unshare failed" in transcript and "Operation not supported" in transcript
+    assert _capability(home / "prog") is None
 
 
 # -- calls the filter must read however they are made -------------------------------------------
