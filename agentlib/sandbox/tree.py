@@ -102,7 +102,8 @@ def _walk(top: Path, on_entry, on_leave, *, restore: bool, on_folder=None) -> No
     """Call ``on_entry(dir_fd, entry, folder)`` for every non-folder (``folder`` relative to ``top``,
     "" for ``top`` itself), ``on_leave(dir_fd, name)`` after each folder below ``top``, and
     ``on_folder(stat)`` for each folder walked, ``top`` included."""
-    fd = os.open(top, _DIR_FLAGS)
+    fd, top_mode = _open_top(top, restore)
+    top_fd = os.dup(fd) if top_mode is not None else None
     try:
         st = os.fstat(fd)
         if on_folder is not None:
@@ -142,6 +143,23 @@ def _walk(top: Path, on_entry, on_leave, *, restore: bool, on_folder=None) -> No
             on_leave(fd, frame.name)
     finally:
         os.close(fd)
+        if top_fd is not None:
+            os.fchmod(top_fd, top_mode)
+            os.close(top_fd)
+
+
+def _open_top(top: Path, restore: bool) -> tuple[int, int | None]:
+    """Open the folder to walk as any folder in it: one its owner closed (a command's
+    ``chmod 000 .``) is opened up, and with ``restore`` its mode is given to put back."""
+    parent = os.open(top.parent, getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        fd, mode = _open_dir(parent, top.name, restore=restore)
+    finally:
+        os.close(parent)
+    if fd is None:
+        os.lstat(top)  # FileNotFoundError if it is gone
+        raise OSError(errno.ENOTDIR, "not a folder (swapped for a link?)", str(top))
+    return fd, mode
 
 
 def _list(fd: int, folder: str, on_entry) -> list[str]:
