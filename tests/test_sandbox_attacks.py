@@ -1095,8 +1095,8 @@ def test_the_sweep_and_remove_tree_never_enter_another_file_system(tmp_path):
 
 @pytest.mark.parametrize("mode", ALL_MODES)
 def test_without_the_filter_the_sweep_clears_what_a_command_set(caller, home, mode, monkeypatch):
-    monkeypatch.setattr(seccomp, "program", lambda: None)  # as where libseccomp is missing
-    monkeypatch.setattr(seccomp, "_prepared", lambda: None)
+    monkeypatch.setattr(seccomp, "program", lambda *close: None)  # as where libseccomp is missing
+    monkeypatch.setattr(seccomp, "_prepared", lambda *close: None)
     out = run_as(caller, _bash, str(home), mode, "cp /bin/true sh && chmod 4755 sh && ls -l sh")
     assert "-rws" in out  # the bit was set during the call
     assert "setuid/setgid bit removed from 1 file(s) (sh)" in out
