@@ -1,0 +1,93 @@
+"""What an instructor running the course with the project's runner and nbgrader is told."""
+
+from __future__ import annotations
+
+import logging
+import textwrap
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from agentlib.course import run_notebook
+from agentlib.course.__main__ import main
+from agentlib.course.checks import MODE_VARIABLE
+
+PARAMETERS = 'BACKEND = "offline"\nWORKSPACE = None\nEXTRA_TOOLS = ""\nSCRIPT = ""'
+
+
+def notebook(folder: Path, *sources: str, parameters: bool = True) -> Path:
+    """A notebook in ``folder``: a parameters cell (as the course's), then ``sources``."""
+    nb = nbformat.v4.new_notebook()
+    if parameters:
+        nb.cells.append(nbformat.v4.new_code_cell(PARAMETERS, metadata={"tags": ["parameters"]}))
+    nb.cells += [nbformat.v4.new_code_cell(textwrap.dedent(s)) for s in sources]
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "lesson.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def test_a_parameter_given_two_different_values_is_refused_before_any_kernel(tmp_path, capsys):
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir(), second.mkdir()
+    path = notebook(tmp_path / "nb", "print('ran')")
+    code = main([str(path), "-p", f"WORKSPACE={first}", "-p", f"WORKSPACE={second}"])
+    out, err = capsys.readouterr()
+    assert code == 2 and "passed" not in out
+    assert f"WORKSPACE is given 2 different values (-p WORKSPACE='{first}', " in err
+    assert err.strip().endswith("give it once")
+
+
+def test_the_same_value_given_twice_is_one_value(tmp_path, capsys):
+    path = notebook(tmp_path / "nb", "print(BACKEND)")
+    assert main([str(path), "-p", "BACKEND=offline", "-p", "BACKEND=offline"]) == 0
+    assert "1 passed, 0 failed" in capsys.readouterr().out
+
+
+def test_a_relative_workspace_is_said_to_be_read_from_the_notebooks_folder(
+    tmp_path, capsys, monkeypatch
+):
+    path = notebook(tmp_path / "notebooks", "print('ran')")
+    monkeypatch.chdir(tmp_path)  # the runner runs here; its kernels run in notebooks/
+    assert main([str(path.relative_to(tmp_path)), "-p", "WORKSPACE=ws"]) == 2
+    err = capsys.readouterr().err
+    assert f"read from the kernel's folder ({path.parent}):" in err
+
+
+def test_a_misspelled_parameter_is_answered_with_the_name_meant(tmp_path, capsys):
+    path = notebook(tmp_path, "print('ran')")
+    assert main([str(path), "-p", "extra_tools=mytools:make_tools"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown parameter 'extra_tools' (did you mean 'EXTRA_TOOLS'?)" in err
+
+
+@pytest.mark.parametrize("mode", ["strict", "friendly"])
+def test_a_passing_check_is_graded_by_nbgrader_without_a_warning(tmp_path, caplog, mode):
+    from nbgrader.utils import determine_grade
+
+    path = notebook(
+        tmp_path,
+        "from agentlib.course.checks import check_exit_code",
+        """
+        import subprocess
+
+        def run_bash(command):
+            r = subprocess.run(command, shell=True, capture_output=True, text=True)
+            out = (r.stdout + r.stderr).strip()
+            return (f"{out}\\n(exit code {r.returncode})" if r.returncode else out) or "(no output)"
+        """,
+        "check_exit_code(run_bash)",
+        parameters=False,
+    )
+    run = run_notebook(path, env={MODE_VARIABLE: mode}, timeout=120)
+    assert run.ok, run.report()
+    cell = run.notebook.cells[-1]
+    assert "✔ It works" in "".join(o.data["text/plain"] for o in cell.outputs)
+    cell.metadata["nbgrader"] = {"grade": True, "grade_id": "c1", "points": 1, "solution": False}
+    log = logging.getLogger("nbgrader-autograde")
+    with caplog.at_level(logging.WARNING, logger=log.name):
+        assert determine_grade(cell, log) == (1.0, 1.0)
+    assert (
+        caplog.records == []
+    )  # was: "Cell output is ✔ It works ... cannot be converted to a float"
