@@ -91,3 +91,12 @@ def test_a_passing_check_is_graded_by_nbgrader_without_a_warning(tmp_path, caplo
     assert (
         caplog.records == []
     )  # was: "Cell output is ✔ It works ... cannot be converted to a float"
+
+
+def test_a_mistyped_checks_mode_is_refused_before_any_kernel(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv(MODE_VARIABLE, "Strict")
+    path = notebook(tmp_path, "print('ran')")
+    assert main([str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert "passed" not in out
+    assert "AGENTLIB_CHECKS='Strict' is not a mode the exercise checks know" in err

@@ -40,6 +40,17 @@ def _given_twice(given: list[tuple[str, Any]]) -> list[str]:
     ]
 
 
+def _checks_mode_problem() -> list[str]:
+    """A mistyped ``AGENTLIB_CHECKS`` would fail every notebook at its first check: say it once, now."""
+    from .checks.verdict import strict
+
+    try:
+        strict()
+    except ValueError as e:
+        return [str(e)]
+    return []
+
+
 def _refused(paths: list[Path], parameters: dict[str, Any]) -> list[str]:
     """Every notebook's problem with the parameters, checked before the first kernel starts."""
     import nbformat
@@ -62,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run each notebook, print PASS/FAIL with its time and failing cell; exit 1 if any failed.
 
     Exit 2, running nothing, when a parameter is unknown to a notebook, given twice, or WORKSPACE
-    is not an existing absolute folder. ``student-copy ...`` instead writes the notebooks without their solutions (see ``student``).
+    is not an existing absolute folder, or when ``AGENTLIB_CHECKS`` is not a mode the checks know. ``student-copy ...`` instead writes the notebooks without their solutions (see ``student``).
     """
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["student-copy"]:
@@ -94,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parameters = dict(args.parameter)
     refused = _given_twice(args.parameter) or _refused(args.notebooks, parameters)
+    refused += _checks_mode_problem()
     if refused:
         print("\n".join(refused), file=sys.stderr)
         return 2
