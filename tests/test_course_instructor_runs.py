@@ -100,3 +100,20 @@ def test_a_mistyped_checks_mode_is_refused_before_any_kernel(tmp_path, capsys, m
     out, err = capsys.readouterr()
     assert "passed" not in out
     assert "AGENTLIB_CHECKS='Strict' is not a mode the exercise checks know" in err
+
+
+def test_a_relative_tool_file_not_found_says_where_it_was_looked_for(tmp_path, monkeypatch):
+    from agentlib.course.parameters import ParameterError, load_object, load_tool_sources, loaded
+
+    (tmp_path / "mytools.py").write_text("LINES = 3\n")
+    kernel = tmp_path / "notebooks"
+    kernel.mkdir()
+    monkeypatch.chdir(kernel)  # a kernel runs in the notebook's folder, not the caller's
+    with pytest.raises(ParameterError) as refused:
+        loaded("EXTRA_TOOLS", "mytools.py:make_tools", load_tool_sources)
+    assert str(refused.value) == (
+        f"EXTRA_TOOLS='mytools.py:make_tools': FileNotFoundError: no file mytools.py, read from "
+        f"the kernel's folder {kernel}: give the file's absolute path, or put its folder on "
+        "PYTHONPATH and name it 'module:attribute'"
+    )
+    assert load_object(f"{tmp_path / 'mytools.py'}:LINES") == 3

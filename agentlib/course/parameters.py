@@ -82,7 +82,16 @@ def load_object(spec: str) -> Any:
     if not sep or not where or not attribute:
         raise ValueError(f"expected 'module:attribute', got {spec!r}")
     if where.endswith(".py"):
-        namespace = runpy.run_path(str(Path(where).expanduser()))
+        file = Path(where).expanduser()
+        if not file.is_file():
+            read_from = (
+                "" if file.is_absolute() else f", read from the kernel's folder {os.getcwd()}"
+            )
+            raise FileNotFoundError(
+                f"no file {where}{read_from}: give the file's absolute path, or put its folder on "
+                "PYTHONPATH and name it 'module:attribute'"
+            )
+        namespace = runpy.run_path(str(file))
         if attribute not in namespace:
             raise ValueError(f"{where} defines no {attribute!r}")
         return namespace[attribute]
