@@ -117,3 +117,23 @@ def test_a_relative_tool_file_not_found_says_where_it_was_looked_for(tmp_path, m
         "PYTHONPATH and name it 'module:attribute'"
     )
     assert load_object(f"{tmp_path / 'mytools.py'}:LINES") == 3
+
+
+def test_a_script_that_ends_on_a_tool_call_is_refused_before_it_runs(tmp_path, monkeypatch):
+    from agentlib.client import FORCE_OFFLINE
+    from agentlib.course import Course, ParameterError
+
+    (tmp_path / "unfinished.py").write_text(
+        "from agentlib.offline import Script, call\n"
+        "SCRIPT = Script(call('bash', command='ls'))\n"
+        "LENIENT = Script(call('bash', command='ls'), strict=False)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv(FORCE_OFFLINE, "1")
+    with pytest.raises(ParameterError) as refused:
+        Course("offline", None, "", "unfinished:SCRIPT")
+    assert str(refused.value) == (
+        "SCRIPT='unfinished:SCRIPT': reply 1 calls a tool and is the last: end the script with "
+        "say('...') so the run can finish"
+    )
+    Course("offline", None, "", "unfinished:LENIENT")  # its fallback answers after the call

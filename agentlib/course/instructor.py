@@ -77,6 +77,12 @@ def script_problems(script: Any, toolbox: Toolbox) -> list[str]:
                 found = schema_problems(t.input_schema, block.get("input", {}))
                 if found:
                     problems.append(f"{called}: the schema refuses it: {'; '.join(found)}")
+    last = script.queue[-1] if script.queue else None
+    if script.strict and isinstance(last, Reply) and last.stop_reason == "tool_use":
+        problems.append(  # its result goes back to the model, and no reply is left to answer it
+            f"reply {len(script.queue)} calls a tool and is the last: end the script with "
+            "say('...') so the run can finish"
+        )
     return problems
 
 
