@@ -137,3 +137,24 @@ def test_a_script_that_ends_on_a_tool_call_is_refused_before_it_runs(tmp_path, m
         "say('...') so the run can finish"
     )
     Course("offline", None, "", "unfinished:LENIENT")  # its fallback answers after the call
+
+
+def test_a_named_workspace_left_full_by_an_earlier_run_is_said_in_the_first_cell(
+    tmp_path, monkeypatch, capsys
+):
+    from agentlib.client import FORCE_OFFLINE
+    from agentlib.course import Course
+
+    monkeypatch.setenv(FORCE_OFFLINE, "1")
+    Course("offline", str(tmp_path))
+    assert "WORKSPACE" not in capsys.readouterr().out  # empty: nothing to say
+    for name in ("a.txt", "b.txt", "c.txt", "d.txt", "e.txt", "f.txt"):
+        (tmp_path / name).write_text("left by a run\n")
+    (tmp_path / "box").symlink_to(tmp_path / "removed-since")  # as notebook 04 leaves it
+    Course("offline", str(tmp_path))
+    assert (
+        f"\nagentlib: WORKSPACE {tmp_path.resolve()} already holds 7 entries (a.txt, b.txt, box, "
+        "c.txt, d.txt, ...): the lessons expect an empty folder"
+    ) in capsys.readouterr().out
+    Course("offline", None)
+    assert "WORKSPACE" not in capsys.readouterr().out  # a fresh folder is always empty

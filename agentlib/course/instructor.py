@@ -86,6 +86,20 @@ def script_problems(script: Any, toolbox: Toolbox) -> list[str]:
     return problems
 
 
+def _left_there(root: Path) -> str | None:
+    """A named WORKSPACE that is not empty: said, since the lessons' cells expect a fresh folder."""
+    with os.scandir(root) as entries:
+        names = sorted(e.name for e in entries)
+    if not names:
+        return None
+    shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+    return (
+        f"WORKSPACE {root} already holds {len(names)} entries ({shown}): the lessons expect an "
+        "empty folder, and what an earlier run left there (a link where a folder was) can make "
+        "a cell fail; give an empty folder, or WORKSPACE = None for a fresh one."
+    )
+
+
 def _remove_at_exit(path: str) -> None:
     with contextlib.suppress(OSError):  # the kernel is ending: nothing left to tell
         remove_tree(path)
@@ -169,7 +183,8 @@ class Course:
             self.remove_temporary_folders()  # a set-up that fails leaves no temporary folder behind
             raise
         self.offline = str(self.client.base_url).startswith(OFFLINE_BASE_URL)  # in-process model
-        for line in self._facts():
+        facts = [_left_there(self.workspace.root)] if workspace else []
+        for line in [*filter(None, facts), *self._facts()]:
             print(f"agentlib: {line}")
 
     def temporary_folder(self, purpose: str) -> Path:
