@@ -42,6 +42,14 @@ class Verdict:
 
     __repr__ = __str__
 
+    def _ipython_display_(self) -> None:
+        # shown as display_data, never as a cell's result: nbgrader reads a graded cell's
+        # execute_result as a partial score and warns on every passing check ("cannot be
+        # converted to a float ... may treat as error")
+        from IPython.display import display
+
+        display({"text/plain": str(self)}, raw=True)
+
 
 def blank(what: str) -> Verdict:
     return Verdict(
