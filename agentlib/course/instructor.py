@@ -124,13 +124,18 @@ class Course:
         name: str = "course",
     ) -> None:
         from .. import connect
-        from ..client import is_offline
+        from ..client import is_offline, next_start_problems
         from ..course_tools import s02_tools
         from ..sandbox import Workspace
 
         problem = workspace_problem(workspace)
         if problem:
             raise ParameterError(problem)
+        if workspace and (risks := next_start_problems(workspace)):
+            # the kernel's .env and import path are outside the sandbox: the model must not write them
+            raise ParameterError(
+                f"WORKSPACE={str(workspace)!r} cannot be used: " + "; ".join(risks)
+            )
         self.extra_tools_spec, self.extra_tools_label = from_env("EXTRA_TOOLS", extra_tools)
         self.script_spec, self.script_label = from_env("SCRIPT", script)
         sources = loaded(self.extra_tools_label, self.extra_tools_spec, load_tool_sources)
