@@ -183,6 +183,8 @@ def test_forced_offline_with_backend_offline_prints_what_a_learner_sees(monkeypa
     printed = capsys.readouterr().out
     assert "using the offline model" in printed and FORCE_OFFLINE not in printed
     assert os.environ[FORCE_OFFLINE] == "1"  # still forced for every later connect()
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "not-a-key")  # auto would pick the real API
+    monkeypatch.setenv("MODEL_ID", "some-model")
     Course("auto", None, "", "")
     assert f"{FORCE_OFFLINE} is set" in capsys.readouterr().out  # there it changed the choice
 

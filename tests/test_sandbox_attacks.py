@@ -985,9 +985,10 @@ def test_remove_tree_on_what_is_not_there_or_a_file(tmp_path):
 TERMINAL_AGENT = r"""
 import os, sys
 from agentlib.sandbox.workspace import Workspace
+own = os.ttyname(0)  # this agent's terminal by its name: only it, never another test's or user's
 if sys.argv[3] == "user":  # a login of nobody: its terminal is its own
     os.fchown(0, 65534, -1); os.setgroups([]); os.setgid(65534); os.setuid(65534)
-command = 'm=MA; printf "${m}RK-tty" > /dev/tty; for t in /dev/pts/[0-9]*; do printf "${m}RK-pts" > $t; done'
+command = f'm=MA; printf "${{m}}RK-tty" > /dev/tty; t={own}; printf "${{m}}RK-pts" > $t'
 out = Workspace(sys.argv[1], isolation=sys.argv[2]).bash(command + " 2>/dev/null; true")
 print("DONE", out.replace("MARK", "mark"))
 """
