@@ -1,4 +1,4 @@
-"""The honest fallback: says it is the offline model, which part it could not handle, and how to go further."""
+"""The honest fallback: says it is the offline model, which words it could not place, and how to go further."""
 
 from __future__ import annotations
 
@@ -6,39 +6,49 @@ from typing import Any
 
 from agentlib.offline.conversation import last_prompt, offered_tools
 from agentlib.offline.playbook.context import advice, context_of
-from agentlib.offline.playbook.parser import parse
+from agentlib.offline.playbook.reader import read
 from agentlib.offline.script import Reply, say
 from agentlib.text import clip
 
 DECLINED = ("I can't do this offline.", "这个请求离线模型做不了。")
-EXAMPLES = (
-    '"show notes.txt", "list the Python files", "which files mention utils", '
-    '"rename a.txt to b.txt", "run main.py", "create hello.py that prints hi"'
-)
-EXAMPLES_ZH = "“显示 notes.txt”“列出所有 Python 文件”“哪些文件提到了 utils”“把 a.txt 重命名为 b.txt”“运行 main.py”"
+MAX_DECLINE = 300  # characters: what it could not do, one thing it can, how to go further
+EXAMPLE = ('One thing I can: "list the Python files".', "我能做的例如：“列出所有 Python 文件”。")
+DANGER = {
+    "outside": ("it reaches outside the workspace", "它会访问工作区以外的地方"),
+    "wipe": ("it would destroy files", "它会毁掉文件"),
+    "network": ("it runs code fetched from the network", "它会运行从网络下载的代码"),
+    "secrets": ("it would show secrets (keys, the environment)", "它会泄露密钥或环境变量"),
+    "escalate": ("it asks for powers over the machine", "它要求控制整台机器"),
+}
 
 
 class Fallback:
     """Answers anything: an honest note about the offline model instead of a made-up answer."""
 
     def answer(self, request: dict[str, Any]) -> Reply:
-        """Name the model, the part of the request it could not read, and the way forward."""
+        """Name the words it could not place, one thing it can do, and the way to a real model."""
         found = last_prompt(request["messages"])
         prompt = found[1] if found else ""
-        parsed = parse(prompt)
+        parsed = read(prompt)
         zh = parsed.chinese
+        if parsed.danger:
+            why = DANGER[parsed.danger][zh]
+            return say(
+                f"我不会这样做：这很危险，{why}。我只在这个工作区里做简单任务，例如列出或查看这里的文件。"
+                if zh
+                else f"I won't do that: it is dangerous ({why}). I only do simple tasks inside "
+                "this workspace, such as listing or reading the files here."
+            )
         chapter = "s01" if offered_tools(request) == {"bash"} else "s02"
         go_live = advice(context_of(request), zh, chapter)
-        part = clip(parsed.unclear or prompt, 200)
         if zh:
-            return say(
-                f"{DECLINED[1]}你问的是：{clip(prompt, 200)!r}。我是 agentlib 的离线模型，不是 Claude："
-                f"我只按固定的规则做简单的工作区任务，没能处理这一部分：{part!r}，所以什么都没做。"
-                f"可以换个说法，一次只提一个简单任务，例如{EXAMPLES_ZH}；或者使用真实模型。{go_live}"
-            )
-        return say(
-            f"{DECLINED[0]} You asked: {clip(prompt, 200)!r}. I am agentlib's offline model, not "
-            "Claude: I follow a fixed playbook of simple workspace tasks, and I could not "
-            f"handle this part: {part!r}, so I did nothing. Try rephrasing it as tasks I "
-            f"know, e.g. {EXAMPLES}; or use a real model. {go_live}"
-        )
+            head = f"{DECLINED[1]}我是离线模型，没能理解："
+            rest = f"。{EXAMPLE[1]}{go_live}"
+        else:
+            head = f"{DECLINED[0]} As the offline model I could not place: "
+            rest = f". {EXAMPLE[0]} {go_live}"
+        room = max(20, MAX_DECLINE - len(head) - len(rest) - 2)
+        words = clip(parsed.unclear or prompt or "(nothing)", room).replace("\n", " ")
+        if len(words) > room:
+            words = words[: room - 1] + "…"
+        return say(f"{head}“{words}”{rest}" if zh else f"{head}'{words}'{rest}")

@@ -13,7 +13,7 @@ from typing import Any
 from agentlib.offline.playbook import fileplays
 from agentlib.offline.playbook.actions import Act, Actions, failed, quote, tr
 from agentlib.offline.playbook.plays import Play
-from agentlib.offline.playbook.words import RUNNERS
+from agentlib.offline.playbook.lexicon import RUNNERS
 
 
 def mkdir(act: Actions, zh: bool, paths: list[str], files: int) -> Play:

@@ -1,0 +1,267 @@
+"""build(clauses): each clause to a frame, then the compositions: two tasks, a filter, a correction, 'it'.
+
+A clause is read by the first intent whose slots it fills, or changes the part before it (a
+printed text, a name, "but don't run it"). "except"/"不要"/"除了" filter the part they belong to; a
+correction ("actually no", "不对") replaces the part before or one of its names; "it" is the
+last file named, in this prompt or an earlier one. The request is done only when every
+content word of every clause was used: otherwise the leftover words are what it names.
+"""
+
+from __future__ import annotations
+
+from agentlib.offline.playbook import frames, writeframes
+from agentlib.offline.playbook.frames import IT, MUTATING, Clause, _content, _exts
+from agentlib.offline.playbook.reader import Item, Part
+
+FILTERED = {"list", "search", "count"}
+# when a clause has several verbs, the most specific one says what it is
+PRIORITY = ["count", "search", "define", "rename", "replace", "append", "move", "copy", "delete"]
+PRIORITY += ["run", "create", "add", "show", "list", "find", "tell", "calc"]
+FLAGS = ("guard", "norun", "verify", "report")
+
+
+def _set(key: str, value: object, kinds: tuple[str, ...]) -> frames.Change:
+    def change(part: Part) -> bool:
+        if part.kind not in kinds:
+            return False
+        part.params[key] = value
+        return True
+
+    return change
+
+
+def modifier(c: Clause, parts: list[Part]) -> frames.Change | Part | None:
+    """A clause that only adds to the part before it."""
+    if c.find("verb") is None and not c.paths() and parts and parts[-1].kind == "create":
+        c.take_all("mark", "it")
+        what = _content(c)
+        if what is not None:
+            return lambda part: part.kind == "create" and _fill(part, what)
+    return None
+
+
+def _fill(part: Part, what: dict) -> bool:
+    p = part.params
+    if len(p["paths"]) != 1 or p.get("content") != "" and "prints" not in what:
+        return False
+    p.pop("content", None)
+    p.update(what)
+    if "prints" in what and p["paths"][0].rpartition(".")[2].lower() not in frames.RUNNERS:
+        return False
+    return True
+
+
+def renamed(c: Clause, parts: list[Part]) -> frames.Change | None:
+    """'call it ideas.md', '命名为 x.py', '应该是 b.txt': a new name for the part before."""
+    if c.find("verb", "create", "delete", "run", "show", "list", "copy", "move"):
+        return None
+    marker = c.take("mark", "name") or c.take("mark", "should") or c.take("verb", "rename")
+    c.take_all("mark", "to")
+    c.take_all("noun", "file")
+    c.take_all("mark", "it")
+    path = c.take_path()
+    if not (marker and path) or not parts:
+        return None
+
+    def change(part: Part) -> bool:
+        p = part.params
+        if part.kind == "copy" and p.get("dest") is None:
+            p["dest"] = path
+        elif "paths" in p and len(p["paths"]) == 1:
+            p["paths"] = [path]
+        elif "path" in p:
+            p["path"] = path
+        else:
+            return False
+        return True
+
+    return change
+
+
+def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | frames.Change | None:
+    """The frame of one clause: the first intent whose slots it fills."""
+    for read in (modifier, frames.chat, frames.math, frames.fact):
+        if (made := read(c, parts)) is not None:
+            return made
+    verbs = sorted({i.value for i in c.items if i.role == "verb"}, key=PRIORITY.index)
+    if parts and (c.find("mark", "name") or c.find("mark", "should") or verbs == ["rename"]):
+        if (made := renamed(c, parts)) is not None:
+            return made
+    if c.find("noun", "docstring"):
+        return docstring(c)
+    if "count" in verbs:
+        return frames.count(c, parts)
+    if "search" in verbs or "define" in verbs:
+        return frames.search(c, parts)
+    for read in (frames.git, frames.pick, frames.total, writeframes.files_into_folder):
+        if (made := read(c, parts)) is not None:
+            return made
+    if c.find("word") and c.left()[0].value.lower() in frames.SHELL:
+        return writeframes.run(c, parts)
+    first = verbs[0] if verbs else None
+    if first in ("show", "tell") and (c.paths(ext_only=True) or c.find("mark", "it")):
+        return frames.show(c, parts)
+    if first in ("show", "list", "find", "tell") or first is None and c.find("noun", "file"):
+        return frames.listing(c, parts)
+    if first in ("add", "create") and (c.find("mark", "end") or c.find("mark", "to") and first == "add"):
+        return writeframes.append(c, parts)
+    if first == "rename" and (c.find("mark", "in") or len(c.paths(ext_only=True)) < 2):
+        return writeframes.replace(c, parts)
+    handler = {
+        "create": writeframes.create, "add": writeframes.create, "append": writeframes.append,
+        "replace": writeframes.replace, "rename": writeframes.transfer,
+        "move": writeframes.transfer, "copy": writeframes.transfer, "run": writeframes.run,
+    }.get(first)  # fmt: skip
+    if handler:
+        return handler(c, parts)
+    if first == "delete":
+        return writeframes.delete(c, parts)
+    if c.find("mark", "should"):
+        return writeframes.replace(c, parts)
+    if c.paths(ext_only=True) and (c.find("mark", "in") or c.find("noun", "content")):
+        return frames.show(c, parts)  # "what's inside notes.txt?"
+    return renamed(c, parts)
+
+
+def docstring(c: Clause) -> Part | None:
+    path = c.take_path()
+    for role, value in (("noun", "docstring"), ("noun", "function"), ("mark", "to"), ("mark", "in")):
+        c.take_all(role, value)
+    c.take_all("verb", "replace", "add", "create")
+    return Part("docstring", {"path": path}) if path else None
+
+
+def _exclusion(c: Clause) -> dict | None:
+    """Cut 'except X' off the clause: the extensions, names or folders it leaves out."""
+    marker = c.find("mark", "except")
+    if marker is None:
+        return None
+    marker.used = True
+    at = c.items.index(marker)
+    tail = Clause(c.items[at + 1 :], c.text, c.quoted)
+    c.items = c.items[:at] + [Item("stop", "", 0, 0, "")]
+    exts = _exts(tail)
+    names = []
+    while path := tail.take_path():
+        names.append(path)
+    folder = frames._folder(tail)
+    tail.take_all("noun", "file")
+    tail.take_all("noun", "folder")
+    if tail.left() or not (exts or names or folder):
+        return {"bad": " ".join(i.text for i in tail.left()) or marker.text}
+    return {"not_ext": exts, "skip": names + ([folder] if folder else [])}
+
+
+def _flag(part: Part, flags: set[str]) -> bool:
+    """'but don't run it', 'to verify the edit worked', 'and tell me if the tests pass'."""
+    if "norun" in flags:
+        if part.kind != "create" or "prints" not in part.params:
+            return False
+        part.params["run"] = False
+    if "verify" in flags:
+        if part.kind != "show":
+            return False
+        part.params["verify"] = True
+    return "report" not in flags or part.kind == "run"
+
+
+def _filter(part: Part, rule: dict) -> bool:
+    p = part.params
+    if part.kind in FILTERED:
+        if rule["not_ext"]:
+            p["not_ext"] = rule["not_ext"]
+        p["skip"] = p.get("skip", []) + rule["skip"]
+        p["recursive"] = True
+        return True
+    return False
+
+
+def build(clauses: list[list[Item]], text: str, quoted: list[str], earlier) -> tuple[list[Part], str | None]:
+    parts: list[Part] = []
+    correcting, pending = False, None
+    for items in clauses:
+        c = Clause(items, text, quoted)
+        if c.take_all("mark", "correct"):
+            correcting = True
+        rule = _exclusion(c)
+        if rule and "bad" in rule:
+            return parts, rule["bad"]
+        if rule and not c.left():
+            if parts and _filter(parts[-1], rule):
+                continue  # '列出所有文件，但是不要 .pyc 文件': the filter of the part before
+            pending = rule  # '除了 keep.txt，其他文件全部删掉': the filter comes first
+            continue
+        flags = {flag for flag in FLAGS if c.take_all("mark", flag)}
+        if flags and not c.left():
+            if not parts or not _flag(parts[-1], flags):
+                return parts, c.unquote(text[items[0].start : items[-1].end])
+            parts += [Part("guard", {})] if "guard" in flags else []
+            continue
+        rule = rule or pending
+        if not c.left() and correcting:
+            continue  # 'actually no,' on its own: the correction is in the next clause
+        made = (
+            writeframes.delete(c, parts, (rule or {}).get("skip", []))
+            if rule and c.find("verb", "delete")
+            else intent(c, parts)
+        )
+        left = c.left()
+        if made is None or left:
+            words = " ".join(i.text for i in left)
+            return parts, c.unquote(words) or c.unquote(text[items[0].start : items[-1].end])
+        if callable(made):
+            if not parts or not made(parts[-1]):
+                return parts, c.unquote(text[items[0].start : items[-1].end])
+        else:
+            new = made if isinstance(made, list) else [made]
+            if correcting and parts and new[0].kind == parts[-1].kind:
+                old = parts.pop()
+                if IT in (new[0].params.get("paths") or [new[0].params.get("path")]):
+                    new[0].params = {**old.params, **{k: v for k, v in new[0].params.items() if k not in ("path", "paths")}}
+            parts += new
+        if rule and parts and parts[-1].kind != "delete_except" and not _filter(parts[-1], rule):
+            return parts, "except"
+        if flags and not _flag(parts[-1], flags):
+            return parts, c.unquote(text[items[0].start : items[-1].end])
+        parts += [Part("guard", {})] if "guard" in flags else []
+        correcting, pending = False, None
+    return parts, _check(parts, earlier)
+
+
+def _names(part: Part) -> list[str]:
+    p = part.params
+    return [n for n in [p.get("path"), p.get("src"), p.get("dest"), *p.get("paths", [])] if n]
+
+
+def _check(parts: list[Part], earlier) -> str | None:
+    """Resolve 'it'; refuse names outside the workspace and guards that another part breaks."""
+    if not parts:
+        return "(an empty request)"
+    last = None
+    for part in parts:
+        for key in ("path", "src"):
+            if part.params.get(key) == IT:
+                part.params[key] = last = last or _last_named(earlier)
+                if last is None:
+                    return "it"
+        if IT in part.params.get("paths", []):
+            part.params["paths"] = [last or _last_named(earlier)]
+            if part.params["paths"] == [None]:
+                return "it"
+        names = [n for n in _names(part) if n != IT]
+        if any(n.startswith(("/", "~")) or ".." in n.split("/") for n in names):
+            return names[0]
+        last = (names or [last])[-1] if part.kind != "move" else part.params["dest"]
+    if any(p.kind == "guard" for p in parts) and any(p.kind in MUTATING for p in parts):
+        return "don't change anything"
+    return None
+
+
+def _last_named(earlier) -> str | None:
+    from agentlib.offline.playbook.reader import read
+
+    for prompt in reversed(list(earlier)):
+        names = [n for part in read(prompt).parts for n in _names(part) if n != IT]
+        if names:
+            return names[-1]
+    return None

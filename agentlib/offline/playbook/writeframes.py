@@ -1,0 +1,214 @@
+"""Frames that change the workspace or run something: create, append, replace, move, copy, delete, run.
+
+Same shape as frames.py: each takes a Clause and the parts read so far, and returns a Part, a
+list of Parts, a Change to the last part, or None when its slots are not all filled.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentlib.offline.playbook.frames import (
+    IT,
+    CONFIG_FILES,
+    Clause,
+    _content,
+    _exts,
+    _folder,
+    _number,
+    _plain,
+    _quoted,
+)
+from agentlib.offline.playbook.lexicon import RUNNERS, SHELL
+from agentlib.offline.playbook.reader import Part
+
+
+def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
+    c.take_all("verb", "create", "add")
+    if c.find("noun", "folder") and not c.find("mark", "in_it"):
+        return _mkdir(c)
+    inside = c.take("mark", "in_it") or c.take("mark", "in")
+    paths = []
+    while path := c.take_path():
+        paths.append(path)
+    c.take_all("noun", "file")
+    c.take_all("mark", "name")
+    if inside and inside.value == "in_it" and parts and parts[-1].kind == "mkdir":
+        paths = [f"{parts[-1].params['paths'][-1]}/{p}" for p in paths]
+    number = c.find("num")
+    if not paths:
+        return None
+    what = _content(c)
+    if what is None:
+        to = c.find("mark", "to")  # 'write hello to out.txt'
+        text = _plain(c.literal(before=to), "description") if to else None
+        if text and to:
+            to.used = True
+            what = {"content": text + "\n"}
+    if what is None:
+        what = {"content": ""}
+        if number and number.used is False and int(number.value) != len(paths):
+            return None
+    if len(paths) > 1 and set(what) != {"content"}:
+        return None
+    if "prints" in what and paths[0].rpartition(".")[2].lower() not in RUNNERS:
+        return None
+    if "function" in what and not paths[0].endswith(".py"):
+        return None
+    return Part("create", {"paths": paths, **what})
+
+
+def _mkdir(c: Clause) -> Part | list[Part] | None:
+    c.take_all("mark", "name")
+    names = [c.take_path() or ""] if c.paths() and not c.find("noun", "folder") else []
+    folder = _folder(c) or (names[0] if names else None)
+    if not folder:
+        word = c.find("word")
+        folder = word.value if word else None
+        if word:
+            word.used = True
+    if not folder:
+        return None
+    c.take_all("noun", "folder")
+    made = Part("mkdir", {"paths": [folder], "files": 0})
+    c.take("mark", "with")
+    if c.find("noun", "file") and c.find("num"):
+        c.take_all("noun", "file")
+        made.params["files"] = min(20, max(1, _number(c) or 3))
+        return made
+    inner = c.take_path()
+    if not inner:
+        return made
+    c.take_all("mark", "in_it")
+    what = _content(c) or {"content": ""}
+    return [made, Part("create", {"paths": [f"{folder}/{inner}"], **what})]
+
+
+def files_into_folder(c: Clause, parts: list[Part]) -> Part | None:
+    """'and write 3 files in it' after a new folder."""
+    if not (parts and parts[-1].kind == "mkdir" and c.find("num") and c.find("noun", "file")):
+        return None
+    c.take_all("verb", "create", "add")
+    c.take_all("mark", "content")
+    c.take_all("mark", "in_it")
+    c.take_all("noun", "file")
+    files = min(20, max(1, _number(c) or 3))
+    return Part("mkdir", {"paths": parts[-1].params["paths"], "files": files})
+
+
+def append(c: Clause, parts: list[Part]) -> Part | None:
+    verb = c.take("verb", "append", "add")
+    path = c.take_path() or (IT if c.take("mark", "it") else None)
+    c.take_all("mark", "end")
+    c.take_all("mark", "last")
+    c.take_all("noun", "line")
+    to = c.take("mark", "to")
+    c.take_all("mark", "in")
+    c.take_all("noun", "file")
+    text = _plain(c.literal(), "description")
+    if not (verb and path and text):
+        return None
+    return Part("append", {"path": path, "text": text})
+
+
+def replace(c: Clause, parts: list[Part]) -> Part | None:
+    """'replace A with B in f', 'in f change A to B', '把 f 里的 A 改成 B', 'A should be B'."""
+    verb = c.take("verb", "replace", "rename")
+    path = c.take_path()
+    if path is None and parts and parts[-1].kind == "replace" and parts[-1].params.get("old") is None:
+        path = parts[-1].params["path"]
+    c.take_all("noun", "typo")
+    symbol = bool(c.take_all("noun", "function")) or (verb is not None and verb.value == "rename")
+    marker = c.take("mark", "to") or c.take("mark", "with") or c.take("mark", "should")
+    if path is None:
+        return None
+    if marker is None:
+        return Part("replace", {"path": path, "old": None}) if verb and not c.left() else None
+    old = c.literal(before=marker)
+    new = c.literal(after=marker)
+    if not old or new is None:
+        return None
+    both_quoted = _quoted(old) and _quoted(new)
+    if path.rpartition(".")[2].lower() in CONFIG_FILES and not both_quoted and "=" not in old:
+        return None  # 'debug to false' in a config file is a setting, not a text
+    if symbol and not re.fullmatch(r"\w+", old):
+        return None
+    return Part("replace", {"path": path, "old": old, "new": new, "all": True, "words": symbol})
+
+
+def transfer(c: Clause, parts: list[Part]) -> Part | None:
+    verb = c.take("verb", "rename", "move", "copy")
+    kind = {"rename": "move", "move": "move", "copy": "copy"}[verb.value] if verb else None
+    src = c.take_path() or (IT if c.take("mark", "it") else None)
+    into_word = c.take("mark", "to") or c.take("mark", "name")
+    folder = _folder(c)
+    dest = folder or c.take_path()
+    c.take_all("mark", "in")
+    c.take_all("mark", "in_it")
+    c.take_all("noun", "file")
+    if not src or not kind:
+        return None
+    if dest is None and kind == "copy" and not into_word:
+        return Part("copy", {"src": src, "dest": None, "into": False})
+    if dest is None:
+        word = c.find("word")
+        if word is None or kind == "move" and verb.value == "rename" and "." not in word.value:
+            return None
+        return None
+    into = folder is not None or (verb.value == "move" and "." not in dest.rpartition("/")[2])
+    return Part(kind, {"src": src.rstrip("/"), "dest": dest.rstrip("/"), "into": into})
+
+
+def delete(c: Clause, parts: list[Part], keep: list[str] = ()) -> Part | None:
+    c.take("verb", "delete")
+    exts = _exts(c)
+    folder = _folder(c)
+    paths = []
+    while path := c.take_path():
+        paths.append(path)
+    if c.find("mark", "it") and not paths:
+        c.take("mark", "it")
+        paths = [IT]
+    c.take_all("mark", "in")
+    c.take_all("here")
+    files = c.take_all("noun", "file")
+    if keep and not paths and not exts:
+        return Part("delete_except", {"keep": list(keep), "folder": folder or "."})
+    if exts and not paths:
+        return Part("delete_ext", {"folder": folder or ".", "ext": exts})
+    if folder and not paths and not files:
+        return Part("delete", {"paths": [folder]})
+    return Part("delete", {"paths": paths}) if paths else None
+
+
+def run(c: Clause, parts: list[Part]) -> Part | None:
+    first = c.left()[:1]
+    if first and first[0].role == "word" and first[0].value.lower() in SHELL:
+        command = c.text[first[0].start : c.items[-1].end]
+        for i in c.items:
+            i.used = True
+        return Part("run", {"command": c.unquote(command).strip()})
+    c.take("verb", "run")
+    quote = c.find("quote")
+    if quote and not c.paths(ext_only=True):
+        quote.used = True
+        return Part("run", {"command": c.unquote(quote.value)})
+    path = c.take_path() or (IT if c.take("mark", "it") else None)
+    script = c.take("noun", "file")
+    args = []
+    if marker := c.take("mark", "args"):
+        c.take("mark", "with")
+        at = c.items.index(marker)
+        near = c.items[max(0, at - 3) : at + 6]
+        args = [i.value for i in near if i.role in ("num", "word", "quote") and not i.used]
+        for i in near:
+            if i.role in ("num", "word", "quote"):
+                i.used = True
+    c.take_all("verb", "tell")
+    c.take_all("mark", "report")
+    c.take_all("mark", "in")
+    if path is None and script is None:
+        return None
+    if path and path != IT and path.rpartition(".")[2].lower() not in RUNNERS:
+        return None
+    return Part("run", {"path": path, "args": [c.unquote(a) for a in args]})
