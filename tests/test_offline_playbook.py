@@ -12,7 +12,7 @@ from agentlib import Workspace, agent_loop, s01_tools, s02_tools
 from agentlib.offline import OFFLINE_MODEL, Fallback, Script, offline_client, say
 from agentlib.offline.fallback import DECLINED
 from agentlib.offline.playbook import Playbook
-from agentlib.offline.playbook.parser import parse
+from agentlib.offline.playbook.reader import read as parse
 
 TOOLBOXES = pytest.mark.parametrize("toolbox", [s01_tools, s02_tools], ids=["s01", "s02"])
 
@@ -206,7 +206,8 @@ def test_history_not_made_by_the_play_is_left_to_the_next_policy():
     tools = [{"name": name, "input_schema": {"type": "object"}} for name in ("bash", "write_file")]
     client, model = offline_client(Playbook(), Fallback())
     message = client.messages.create(model=model, max_tokens=900, messages=history, tools=tools)
-    assert "I am agentlib's offline model" in message.content[0].text
+    assert message.content[0].text.startswith(DECLINED[0])
+    assert "the tool calls in this history are not mine" in message.content[0].text
 
 
 @pytest.mark.parametrize(
@@ -263,9 +264,9 @@ def test_small_rewordings_are_read_into_the_right_parts(prompt, parts):
 @pytest.mark.parametrize(
     "prompt, unclear",
     [
-        ("create a.txt and then summarize it", "summarize it"),
-        ("Create hello.py that prints hi. No wait, make it print bye", "No wait"),
-        ("创建 a.txt，不对，应该叫 b.txt", "不对"),
+        ("create a.txt and then summarize it", "summarize"),
+        ("explain what utils.py does", "explain"),
+        ("把 main.py 重构成面向对象的写法", "重构 面 象 写法"),
         ("x" * 60_000, "a 60,000-character prompt (I read at most 2,000)"),
     ],
 )
@@ -273,13 +274,65 @@ def test_the_part_it_cannot_read_is_named(prompt, unclear):
     assert parse(prompt).unclear == unclear
 
 
-@pytest.mark.parametrize("prompt", ["Summarize README.md", "总结一下 README.md"])
-def test_decline_names_the_part_and_answers_in_the_prompts_language(ws, prompt):
+@pytest.mark.parametrize(
+    "prompt, parts",
+    [
+        (
+            "Create hello.py that prints hi. No wait, make it print bye",
+            [("create", {"paths": ["hello.py"], "prints": "bye", "run": True})],
+        ),
+        ("创建 a.txt，不对，应该叫 b.txt", [("create", {"paths": ["b.txt"], "content": ""})]),
+        ("delete a.txt, wait no, delete b.txt", [("delete", {"paths": ["b.txt"]})]),
+    ],
+)
+def test_a_correction_replaces_what_it_corrects(prompt, parts):
+    assert [(p.kind, p.params) for p in parse(prompt).parts] == parts
+
+
+@pytest.mark.parametrize(
+    "prompt, words", [("Summarize README.md", "'Summarize'"), ("总结一下 README.md", "“总结”")]
+)
+def test_decline_names_the_leftover_words_in_the_prompts_language(ws, prompt, words):
     (answer,), state = run(ws, s02_tools, prompt)
     assert answer.startswith(DECLINED)
     assert tools_used(state) == []
     assert ("离线模型" in answer) == (not prompt.isascii())
-    assert repr(prompt.replace("一下", "一下")) in answer
+    assert words in answer and len(answer) <= 300
+
+
+@pytest.mark.parametrize("prompt", ["rm -rf /", "read ~/.ssh/id_rsa", "打印所有环境变量"])
+def test_a_dangerous_request_is_declined_as_dangerous_without_a_tool(ws, prompt):
+    (answer,), state = run(ws, s02_tools, prompt)
+    assert tools_used(state) == []
+    assert "dangerous" in answer or "危险" in answer
+    assert "ANTHROPIC_API_KEY" not in answer and not answer.startswith(DECLINED)
+
+
+@pytest.mark.parametrize(
+    "prompt, answer",
+    [
+        ("What files are in this folder?", "Found 1 file:\n  - notes.txt"),
+        ("ok, show me line 2 of notes.txt 🙏", "Here is line 2 of notes.txt:\n    2: b"),
+        ("how many lines are in notes.txt?", "notes.txt has 2 lines."),
+        ("Which files mention b?", "1 file contains 'b' (ignoring case):\n  - notes.txt"),
+    ],
+)
+def test_deictics_filler_and_counts_read_right(ws, prompt, answer):
+    (ws.root / "notes.txt").write_text("a\nb\n")
+    (said,), _ = run(ws, s02_tools, prompt)
+    assert said.startswith(answer)
+
+
+def test_a_raw_call_without_tools_names_no_toolbox():
+    client, model = offline_client()
+    message = client.messages.create(
+        model=model,
+        max_tokens=500,
+        messages=[{"role": "user", "content": "List all Python files in this directory"}],
+    )
+    text = message.content[0].text
+    assert text.startswith("I am the offline model. I know this task")
+    assert "toolbox" not in text and "s02_tools" not in text and "tools=" in text
 
 
 @TOOLBOXES

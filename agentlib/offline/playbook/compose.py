@@ -88,7 +88,7 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | frames.Change | 
         if (made := renamed(c, parts)) is not None:
             return made
     if c.find("noun", "docstring"):
-        return docstring(c)
+        return docstring(c, parts)
     if "count" in verbs:
         return frames.count(c, parts)
     if "search" in verbs or "define" in verbs:
@@ -123,12 +123,21 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | frames.Change | 
     return renamed(c, parts)
 
 
-def docstring(c: Clause) -> Part | None:
+def docstring(c: Clause, parts: list[Part]) -> Part | frames.Change | None:
     path = c.take_path()
     for role, value in (("noun", "docstring"), ("noun", "function"), ("mark", "to"), ("mark", "in")):
         c.take_all(role, value)
     c.take_all("verb", "replace", "add", "create")
-    return Part("docstring", {"path": path}) if path else None
+    if path:
+        return Part("docstring", {"path": path})
+
+    def change(part: Part) -> bool:  # '编辑 greet.py，给函数加上文档字符串'
+        if part.kind != "replace" or part.params.get("old") is not None:
+            return False
+        part.kind, part.params = "docstring", {"path": part.params["path"]}
+        return True
+
+    return change
 
 
 def _exclusion(c: Clause) -> dict | None:
@@ -207,7 +216,7 @@ def build(clauses: list[list[Item]], text: str, quoted: list[str], earlier) -> t
         )
         left = c.left()
         if made is None or left:
-            words = " ".join(i.text for i in left)
+            words = "".join((" " if n and left[n - 1].end != i.start else "") + i.text for n, i in enumerate(left))
             return parts, c.unquote(words) or c.unquote(text[items[0].start : items[-1].end])
         if callable(made):
             if not parts or not made(parts[-1]):

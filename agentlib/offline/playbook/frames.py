@@ -82,13 +82,13 @@ class Clause:
             span[-1].used, span = True, span[:-1]
         if not span or any(i.used for i in self.items[self.items.index(span[0]) : self.items.index(span[-1])]):
             return None
+        words = self.text[span[0].start : span[-1].end]
+        if len(span) == 1 and span[0].role == "quote":
+            words = self.unquote(span[0].value)
+        elif re.search(NOT_LITERAL["hedge"], words, re.I) or len(words.split()) > 12:
+            return None
         for i in span:
             i.used = True
-        if len(span) == 1 and span[0].role == "quote":
-            return self.unquote(span[0].value)
-        words = self.text[span[0].start : span[-1].end]
-        if re.search(NOT_LITERAL["hedge"], words, re.I) or len(words.split()) > 12:
-            return None
         return self.unquote(words)
 
 
@@ -202,6 +202,7 @@ def git(c: Clause, parts: list[Part]) -> Part | None:
     n = _number(c) or 10
     if what == "last" and c.find("noun", "log"):
         what = "log"
+    c.take_all("here")
     for role in ("noun", "verb", "mark"):
         for value in {"noun": ("git", "log"), "verb": ("show", "list", "tell", "find"), "mark": ("in", "last")}[role]:
             c.take_all(role, value)
@@ -356,7 +357,7 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
 
 def _content(c: Clause) -> dict | None:
     """What a new file holds: printed text, given text, a function, or nothing."""
-    if mark := c.take("mark", "prints"):
+    if mark := c.take("mark", "prints") or c.take("verb", "show"):
         text = _plain(c.literal(after=mark), "behaviour") if True else None
         return {"prints": text, "run": True} if text else None
     func = next((i for i in c.items if i.role == "func" and not i.used), None)

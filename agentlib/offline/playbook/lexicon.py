@@ -105,7 +105,7 @@ fact.pwd: where am i | current path | working directory
 chat.greet: hi | hello | hey | hiya | howdy | yo | good morning | good afternoon | good evening | hi there | hello there
 chat.thanks: thanks | thank you | thx | ty | cheers | thank you very much | thanks a lot
 chat.about: who are you | what are you | what can you do | what do you do | are you claude | are you real | are you a real model | what model are you | help
-stop: please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | is there | are there | me the | in the | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | again | really | whole | entire | project's | workspace's | message | name | everything | anything | other | others | rest | rest of | remaining | contents of | content of | value | for | at | copy of | there are | found | exactly | version | already | up | out | down | way | did it have | have in it | where | am i on | on | please | pass | in there
+stop: current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | is there | are there | me the | in the | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | again | really | whole | entire | project's | workspace's | message | name | everything | anything | other | others | rest | rest of | remaining | contents of | content of | value | for | at | copy of | there are | found | exactly | version | already | did it have | have in it | where | am i on | on | please | pass | in there
 """
 
 ZH = """
@@ -118,7 +118,7 @@ verb.count: 统计 | 数 | 数一数 | 多少 | 几个 | 几 | 多少个 | 几�
 verb.create: 创建 | 新建 | 建立 | 建 | 生成 | 做 | 编写 | 弄 | 写一个 | 建一个 | 新增
 verb.add: 加 | 添加 | 加上 | 增加 | 补充
 verb.append: 追加 | 加一行 | 添加一行 | 追加一行 | 写一行 | 加上一行
-verb.replace: 替换 | 改 | 换 | 修改 | 更改 | 改一下
+verb.replace: 替换 | 改 | 换 | 修改 | 更改 | 改一下 | 编辑
 verb.replace+mark.to: 改成 | 换成 | 改为 | 替换成 | 替换为 | 换为 | 变成
 verb.rename+mark.to: 改名为 | 改名成 | 重命名为 | 重命名成 | 更名为 | 改名叫 | 命名为
 verb.rename: 重命名 | 改名 | 更名
@@ -177,7 +177,7 @@ mark.range: 到 | 至 | -
 mark.nth: 第
 mark.except: 除了 | 不要 | 不包括 | 排除 | 去掉 | 除开 | 不含 | 但是不要 | 但不要 | 忽略 | 跳过 | 以外 | 之外
 mark.args: 用参数 | 参数 | 参数是 | 传入参数 | 带参数
-mark.should: 应该是 | 应该为 | 应为
+mark.should: 应该是 | 应该为 | 应为 | 应该叫 | 应该
 mark.it: 它 | 这个文件 | 那个文件 | 刚才那个文件 | 刚才的文件 | 该文件 | 它的
 mark.correct: 不对 | 哦不对 | 等等 | 算了 | 不是 | 错了 | 哦
 mark.then: 然后 | 接着 | 之后 | 再 | 并且 | 并 | 随后 | 最后再 | 同时 | 顺便

@@ -33,6 +33,8 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
         paths.append(path)
     c.take_all("noun", "file")
     c.take_all("mark", "name")
+    if not paths and c.take("mark", "it"):
+        paths = [IT]  # 'no wait, make it print bye'
     if inside and inside.value == "in_it" and parts and parts[-1].kind == "mkdir":
         paths = [f"{parts[-1].params['paths'][-1]}/{p}" for p in paths]
     number = c.find("num")
@@ -51,6 +53,8 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
             return None
     if len(paths) > 1 and set(what) != {"content"}:
         return None
+    if paths == [IT]:
+        return Part("create", {"paths": paths, **what})
     if "prints" in what and paths[0].rpartition(".")[2].lower() not in RUNNERS:
         return None
     if "function" in what and not paths[0].endswith(".py"):
@@ -84,7 +88,7 @@ def _mkdir(c: Clause) -> Part | list[Part] | None:
     return [made, Part("create", {"paths": [f"{folder}/{inner}"], **what})]
 
 
-def files_into_folder(c: Clause, parts: list[Part]) -> Part | None:
+def files_into_folder(c: Clause, parts: list[Part]):
     """'and write 3 files in it' after a new folder."""
     if not (parts and parts[-1].kind == "mkdir" and c.find("num") and c.find("noun", "file")):
         return None
@@ -93,7 +97,14 @@ def files_into_folder(c: Clause, parts: list[Part]) -> Part | None:
     c.take_all("mark", "in_it")
     c.take_all("noun", "file")
     files = min(20, max(1, _number(c) or 3))
-    return Part("mkdir", {"paths": parts[-1].params["paths"], "files": files})
+
+    def change(part: Part) -> bool:
+        if part.kind != "mkdir" or part.params["files"] or len(part.params["paths"]) != 1:
+            return False
+        part.params["files"] = files
+        return True
+
+    return change
 
 
 def append(c: Clause, parts: list[Part]) -> Part | None:
