@@ -76,9 +76,10 @@ class Clause:
         lo = self.items.index(after) + 1 if after else 0
         hi = self.items.index(before) if before else len(self.items)
         span = [i for i in self.items[lo:hi] if not i.used]
-        while len(span) > 1 and span[0].role in ("stop", "op") and span[0].text != "#":
+        edge = lambda i: i.role in ("stop", "op") and i.text not in "#)]}" or i.text in ("-",)  # noqa: E731
+        while len(span) > 1 and edge(span[0]):
             span[0].used, span = True, span[1:]
-        while len(span) > 1 and (span[-1].role in ("stop", "op") or span[-1].text == "-") and span[-1].text not in ")]}":
+        while len(span) > 1 and (edge(span[-1]) or span[-1].role == "op" and span[-1].text in "?？!！."):
             span[-1].used, span = True, span[:-1]
         if not span or any(i.used for i in self.items[self.items.index(span[0]) : self.items.index(span[-1])]):
             return None
@@ -210,7 +211,9 @@ def git(c: Clause, parts: list[Part]) -> Part | None:
 
 
 def pick(c: Clause, parts: list[Part]) -> Part | None:
-    found = c.take("adj")
+    found = next((i for i in c.items if i.role == "adj" and i.value != "hidden"), None)
+    if found:
+        found.used = True
     empty = c.find("mark", "empty") if not c.has("verb", "create") else None
     if not found and not (empty and not c.paths()):
         return None
@@ -277,6 +280,9 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
     folder = _folder(c)
     if verb and verb.value in ("find", "list", "show") and (named := c.paths(ext_only=True)):
         name = c.take_path()
+        c.take_all("noun", "file")
+        c.take_all("mark", "name")
+        c.take_all("here")
         term = c.literal()
         if term and not EXT_PATH.search(name.rpartition("/")[2]):
             return None
@@ -291,8 +297,11 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
     c.take_all("here")
     c.take_all("mark", "in")
     c.take_all("noun", "folder")
-    hidden = "also" if c.take("adj", "hidden") else "no"
-    params = {"folder": folder, "ext": exts or None, "hidden": hidden, "recursive": bool(exts), "skip": []}
+    hidden = c.take("adj", "hidden")
+    if hidden:  # 'hidden files' are only those; 'files, hidden ones too' are all of them
+        after = c.items[c.items.index(hidden) + 1 : c.items.index(hidden) + 2]
+        hidden = "only" if after and after[0].is_("noun", "file") else "also"
+    params = {"folder": folder, "ext": exts or None, "hidden": hidden or "no", "recursive": bool(exts), "skip": []}
     return Part("list", params)
 
 
@@ -331,7 +340,9 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
 
 def search(c: Clause, parts: list[Part]) -> Part | None:
     verbs = c.take_all("verb", "search", "define")
-    c.take_all("verb", "find", "list", "show", "tell")
+    first = next((i for i in c.items if i.role != "stop"), None)
+    if first and first.is_("verb", "find", "list", "show", "tell"):
+        first.used = True
     defined = any(v.value == "define" for v in verbs)
     imports = any(v.text.lower().startswith("import") or v.text.startswith(("导入", "引入")) for v in verbs)
     exts = _exts(c)
@@ -343,8 +354,10 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
     c.take_all("here")
     c.take_all("mark", "in")
     term_items = c.left()
+    if not term_items and len(exts) == 1 and not c.has("noun", "file"):
+        return Part("search", {"text": exts[0], "imports": imports, "ext": None, "folder": folder, "skip": []})
     quoted = len(term_items) == 1 and term_items[0].role == "quote"
-    term = c.literal()
+    term = c.literal() if term_items else None
     if not term or (not quoted and not re.fullmatch(r"[\w.-]+", term)):
         return None
     params = {"text": term, "imports": imports, "ext": exts or None, "folder": folder, "skip": []}

@@ -105,7 +105,7 @@ fact.pwd: where am i | current path | working directory
 chat.greet: hi | hello | hey | hiya | howdy | yo | good morning | good afternoon | good evening | hi there | hello there
 chat.thanks: thanks | thank you | thx | ty | cheers | thank you very much | thanks a lot
 chat.about: who are you | what are you | what can you do | what do you do | are you claude | are you real | are you a real model | what model are you | help
-stop: current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | is there | are there | me the | in the | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | again | really | whole | entire | project's | workspace's | message | name | everything | anything | other | others | rest | rest of | remaining | contents of | content of | value | for | at | copy of | there are | found | exactly | version | already | did it have | have in it | where | am i on | on | please | pass | in there
+stop: current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | is there | are there | me the | in the | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | really | whole | entire | project's | workspace's | message | everything | anything | other | others | rest | rest of | contents of | content of | value | for | at | copy of | there are | found | exactly | version | already | did it have | have in it | where | am i on | on | please | pass | in there
 """
 
 ZH = """
@@ -230,3 +230,4 @@ RUNNERS = {"py": "python3", "js": "node", "sh": "bash"}
 
 # files whose 'key to value' is a setting, not text: only quoted text is replaced in them
 CONFIG_FILES = ("json", "yaml", "yml", "toml", "ini", "cfg", "env", "conf")
+

@@ -40,7 +40,10 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     number = c.find("num")
     if not paths:
         return None
+    asked = [c.find(r, v) for r, v in (("mark", "prints"), ("mark", "content"), ("mark", "with"), ("verb", "show"))]
     what = _content(c)
+    if what is None and any(asked):
+        return None  # it was told what to write, and that is not text it can take as it is
     if what is None:
         to = c.find("mark", "to")  # 'write hello to out.txt'
         text = _plain(c.literal(before=to), "description") if to else None
