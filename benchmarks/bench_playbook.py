@@ -8,6 +8,10 @@ it reads (2,000 characters), next to a seed prompt's time, measured in the same 
 
     python benchmarks/bench_playbook.py            # corpus and timings
     python benchmarks/bench_playbook.py --timing   # timings only
+
+It also runs the development set of learner prompts written outside the project
+(../shared/corpus/learner_prompts.py from the repository's root) when it is there, and says so
+when it is not.
 """
 
 from __future__ import annotations
@@ -23,8 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from playbook_corpus import CORPUS, HELD_OUT, judge, load, toolboxes_for
 
 from agentlib.offline import offline_client
-from agentlib.offline.playbook.parser import parse
-from agentlib.offline.playbook.request import MAX_PROMPT_CHARS
+from agentlib.offline.playbook.reader import MAX_PROMPT_CHARS
+from agentlib.offline.playbook.reader import read as parse
+
+ROOT = Path(__file__).resolve().parents[1]
+DEV_SET = ROOT.parent / "shared" / "corpus" / "learner_prompts.py"
 
 SHAPES = {
     "letters": "a",
@@ -103,8 +110,22 @@ def timings() -> None:
         )
 
 
+def dev_set() -> None:
+    if not DEV_SET.exists():
+        print(f"development set not found at {DEV_SET}: skipped")
+        return
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, str(DEV_SET)], cwd=ROOT, capture_output=True, text=True, timeout=1800
+    )
+    totals = done.stdout.partition("== totals ==")[2]
+    print(f"development set ({DEV_SET.name}):{totals.rstrip()}")
+
+
 if __name__ == "__main__":
     if "--timing" not in sys.argv:
+        dev_set()
         corpus(CORPUS)
         corpus(HELD_OUT)
     timings()

@@ -283,12 +283,13 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
         c.take_all("noun", "file")
         c.take_all("mark", "name")
         c.take_all("here")
+        finds = c.take_all("verb", "find") + ([verb] if verb.value == "find" else [])
         term = c.literal()
         if term and not EXT_PATH.search(name.rpartition("/")[2]):
             return None
-        if term:  # 'list the TODOs in notes.txt': the lines that hold the word
+        if term and not finds:  # 'list the TODOs in notes.txt': the lines that hold the word
             return Part("show", {"path": name, "grep": term})
-        if verb.value != "find" or len(named) != 1:
+        if term or not finds or len(named) != 1:
             return None
         base = {"folder": None, "ext": None, "hidden": "also", "recursive": True, "skip": []}
         return Part("list", {**base, "name": name})

@@ -123,7 +123,7 @@ for _word in SPELLING:
 def fix_typo(word: str) -> str:
     """A known word one letter away: swapped, missing, extra, then wrong letter; only if unique."""
     low = word.lower()
-    if len(low) < 4 or (low,) in PHRASES:
+    if not 4 <= len(low) <= 20 or (low,) in PHRASES:
         return word
     tiers = (
         {low[:i] + low[i + 1] + low[i] + low[i + 2 :] for i in range(len(low) - 1)} & SPELLING,
