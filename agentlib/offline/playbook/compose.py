@@ -98,10 +98,18 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | frames.Change | 
             return made
     if c.find("word") and c.left()[0].value.lower() in frames.SHELL:
         return writeframes.run(c, parts)
+    printed = c.find("verb", "show")
+    named = c.paths(ext_only=True)
+    if printed and named and printed.text.lower() in ("print", "output", "say", "prints", "outputs"):
+        if c.items.index(printed) > c.items.index(named[0]):  # 'what does a.py print?'
+            printed.used = True
+            return writeframes.run(c, parts)
     first = verbs[0] if verbs else None
     if first in ("show", "tell") and (c.paths(ext_only=True) or c.find("mark", "it")):
         return frames.show(c, parts)
-    if first in ("show", "list", "find", "tell") or first is None and c.find("noun", "file"):
+    if first in ("show", "list", "find", "tell") or first is None and (
+        c.find("noun", "file") or c.find("noun", "folder")
+    ):
         return frames.listing(c, parts)
     if first in ("add", "create") and (c.find("mark", "end") or c.find("mark", "to") and first == "add"):
         return writeframes.append(c, parts)
@@ -257,10 +265,16 @@ def _check(parts: list[Part], earlier) -> str | None:
             part.params["paths"] = [last or _last_named(earlier)]
             if part.params["paths"] == [None]:
                 return "it"
+        if part.kind == "copy" and not part.params.get("dest"):
+            return "copy to where"
         names = [n for n in _names(part) if n != IT]
         if any(n.startswith(("/", "~")) or ".." in n.split("/") for n in names):
             return names[0]
         last = (names or [last])[-1] if part.kind != "move" else part.params["dest"]
+    for before, after in zip(parts, parts[1:]):
+        if after.kind == "run" and before.kind == "create" and before.params.get("run"):
+            if after.params.get("path") == before.params["paths"][0] and not after.params.get("args"):
+                parts.remove(after)  # 'create hello.py that prints hi and run it': it runs once
     if any(p.kind == "guard" for p in parts) and any(p.kind in MUTATING for p in parts):
         return "don't change anything"
     return None

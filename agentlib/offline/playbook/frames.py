@@ -14,7 +14,7 @@ import operator
 import re
 from collections.abc import Callable
 
-from agentlib.offline.playbook.lexicon import CONFIG_FILES, MATH, NOT_LITERAL, RUNNERS, SHELL
+from agentlib.offline.playbook.lexicon import CONFIG_FILES, DESCRIBING, MATH, NOT_LITERAL, RUNNERS, SHELL
 from agentlib.offline.playbook.reader import Item, Part
 
 IT = "\x00it"  # the file the previous part (or the previous prompt) was about
@@ -60,7 +60,14 @@ class Clause:
             found = [i for i in found if not EXT_PATH.fullmatch(i.value)]
         return [i for i in found if i.role == "path" or _pathlike(self.unquote(i.value))]
 
-    def take_path(self) -> str | None:
+    def take_paths(self) -> list[str]:
+        """Every name left, with the 'and' or comma between two of them."""
+        found = []
+        while (path := self.take_path(join=True)) is not None:
+            found.append(path)
+        return found
+
+    def take_path(self, join: bool = False) -> str | None:
         found = self.paths(ext_only=True)
         if not found:
             return None
@@ -69,13 +76,25 @@ class Clause:
         for near in self.items[max(0, at - 1) : at] + self.items[at + 1 : at + 2]:
             if near.is_("mark", "in"):
                 near.used = True
+        joined = self.items[at + 1 : at + 3]  # 'a.txt and b.txt', 'a.txt、b.txt'
+        if join and len(joined) == 2 and joined[0].text.lower() in ("and", "和", "与", "及", "、", ",", "，"):
+            if joined[1].role in ("path", "quote") and not joined[1].used:
+                joined[0].used = True
         return self.unquote(found[0].value)
 
-    def literal(self, after: Item | None = None, before: Item | None = None) -> str | None:
-        """The unused words between two items, as typed: a quote exactly, else plain words."""
+    def literal(
+        self, after: Item | None = None, before: Item | None = None, content: bool = False
+    ) -> str | None:
+        """The unused words between two items, as typed: a quote exactly, else plain words.
+
+        Content to write must not open with 'a'/'the'/'my' unless quoted: that describes it.
+        """
         lo = self.items.index(after) + 1 if after else 0
         hi = self.items.index(before) if before else len(self.items)
         span = [i for i in self.items[lo:hi] if not i.used]
+        opening = [i for i in span if i.role != "op"][:1]
+        if content and opening and opening[0].text.lower() in DESCRIBING and len(span) > 1:
+            return None
         edge = lambda i: i.role in ("stop", "op") and i.text not in "#)]}" or i.text in ("-",)  # noqa: E731
         while len(span) > 1 and edge(span[0]):
             span[0].used, span = True, span[1:]
@@ -128,9 +147,9 @@ def _folder(c: Clause) -> str | None:
     if noun:
         at = c.items.index(noun)
         for near in (c.items[at - 1 : at], c.items[at + 1 : at + 2]):
-            if near and not near[0].used and near[0].role in ("word", "path", "quote"):
+            if near and not near[0].used and near[0].role in ("word", "path", "quote", "verb"):
                 noun.used = near[0].used = True
-                return c.unquote(near[0].value).rstrip("/")
+                return c.unquote(near[0].text).rstrip("/")
     for i in c.items:
         if not i.used and i.role == "path" and i.value.endswith("/"):
             i.used = True
@@ -167,7 +186,7 @@ def _evaluate(node: ast.AST) -> float:
 
 
 def math(c: Clause, parts: list[Part]) -> Part | None:
-    signs = [i for i in c.items if i.role == "num" or i.text.lower() in MATH or i.role == "op" and i.value in "+-*/%()^"]
+    signs = [i for i in c.items if i.role == "num" or i.text.lower() in MATH or i.role == "op" and i.value in "+-*/()^"]
     if sum(i.role == "num" for i in signs) < 2 or len(signs) < 3:
         return None
     expr = " ".join(MATH.get(i.text.lower(), i.value) for i in signs)
@@ -293,8 +312,11 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
             return None
         base = {"folder": None, "ext": None, "hidden": "also", "recursive": True, "skip": []}
         return Part("list", {**base, "name": name})
-    if not (c.take_all("noun", "file") or exts or verb):
+    if not (c.take_all("noun", "file") or exts or verb or folder):
         return None
+    after_in = [i for n, i in enumerate(c.items[1:], 1) if c.items[n - 1].is_("mark", "in") and i.role == "word" and not i.used]
+    if folder is None and len(after_in) == 1:  # 'list the files in src': a folder, or none there
+        folder, after_in[0].used = after_in[0].value, True
     c.take_all("here")
     c.take_all("mark", "in")
     c.take_all("noun", "folder")
@@ -312,12 +334,12 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
     c.take_all("noun", "times")
     c.take_all("mark", "term")
     c.take_all("verb", "search")
-    paths = []
-    while path := c.take_path():
-        paths.append(path)
+    paths = c.take_paths()
     if c.find("mark", "it") and not paths:
         c.take("mark", "it")
         paths = [IT]
+    if unit and not paths:
+        return None  # 'count the lines in all python files': not one file it can name
     if paths and unit:
         c.take_all("mark", "in")
         return Part("count", {"unit": unit, "paths": paths})
@@ -348,6 +370,7 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
     imports = any(v.text.lower().startswith("import") or v.text.startswith(("导入", "引入")) for v in verbs)
     exts = _exts(c)
     folder = _folder(c)
+    inside = c.take_path() if not exts and not folder else None
     c.take_all("noun", "file")
     c.take_all("noun", "library")
     c.take_all("noun", "function")
@@ -361,6 +384,10 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
     term = c.literal() if term_items else None
     if not term or (not quoted and not re.fullmatch(r"[\w.-]+", term)):
         return None
+    if inside and not imports and not defined:  # 'search for TODO in notes.txt': its lines
+        return Part("show", {"path": inside, "grep": term})
+    if inside:
+        return None
     params = {"text": term, "imports": imports, "ext": exts or None, "folder": folder, "skip": []}
     if defined:
         if not term.isidentifier():
@@ -372,7 +399,7 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
 def _content(c: Clause) -> dict | None:
     """What a new file holds: printed text, given text, a function, or nothing."""
     if mark := c.take("mark", "prints") or c.take("verb", "show"):
-        text = _plain(c.literal(after=mark), "behaviour") if True else None
+        text = _plain(c.literal(after=mark, content=True), "behaviour")
         return {"prints": text, "run": True} if text else None
     func = next((i for i in c.items if i.role == "func" and not i.used), None)
     if func:
@@ -399,7 +426,7 @@ def _content(c: Clause) -> dict | None:
     if lines:
         lines.used = True
         wanted = _number(c)
-    text = _plain(c.literal(after=mark), strict)
+    text = _plain(c.literal(after=mark, content=True), strict)
     if text is None:
         return None
     if wanted:

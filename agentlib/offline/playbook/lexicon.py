@@ -205,6 +205,9 @@ NOT_LITERAL = {
     "behaviour": r"^(?:the|a|an|all|each|every|some|numbers?|current|today|its|my|your|their|whatever|something|anything|what|how|when|which|result|sum|date|time|random)\b|\b(?:in|and|with|using|twice|times|forever|after|before|colou?r(?:ed)?|red|green|blue|bold|upper ?case|lower ?case|reversed?|backwards|input|arguments?|user|lines?)\b|\d+\s*(?:to|-|到|至)\s*\d+|当前|今天|日期|时间|结果|所有|每|随机|和|并|次|遍",
 }
 
+# unquoted text that opens with one of these describes the content ('a poem', 'my todo list')
+DESCRIBING = {"a", "an", "the", "my", "your", "our", "some", "this", "that", "new", "another"}
+
 # requests declined as dangerous, whatever else they say: they reach outside the workspace,
 # destroy it, run code from the network or show secrets
 DANGER = {

@@ -28,9 +28,7 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     if c.find("noun", "folder") and not c.find("mark", "in_it"):
         return _mkdir(c)
     inside = c.take("mark", "in_it") or c.take("mark", "in")
-    paths = []
-    while path := c.take_path():
-        paths.append(path)
+    paths = c.take_paths()
     c.take_all("noun", "file")
     c.take_all("mark", "name")
     if not paths and c.take("mark", "it"):
@@ -46,7 +44,7 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
         return None  # it was told what to write, and that is not text it can take as it is
     if what is None:
         to = c.find("mark", "to")  # 'write hello to out.txt'
-        text = _plain(c.literal(before=to), "description") if to else None
+        text = _plain(c.literal(before=to, content=True), "description") if to else None
         if text and to:
             to.used = True
             what = {"content": text + "\n"}
@@ -119,7 +117,7 @@ def append(c: Clause, parts: list[Part]) -> Part | None:
     to = c.take("mark", "to")
     c.take_all("mark", "in")
     c.take_all("noun", "file")
-    text = _plain(c.literal(), "description")
+    text = _plain(c.literal(content=True), "description")
     if not (verb and path and text):
         return None
     return Part("append", {"path": path, "text": text})
@@ -132,7 +130,8 @@ def replace(c: Clause, parts: list[Part]) -> Part | None:
     if path is None and parts and parts[-1].kind == "replace" and parts[-1].params.get("old") is None:
         path = parts[-1].params["path"]
     c.take_all("noun", "typo")
-    symbol = bool(c.take_all("noun", "function")) or (verb is not None and verb.value == "rename")
+    symbol = bool(c.take_all("noun", "function") + c.take_all("mark", "term"))
+    symbol = symbol or (verb is not None and verb.value == "rename")
     marker = c.take("mark", "to") or c.take("mark", "with") or c.take("mark", "should")
     if path is None:
         return None
@@ -156,6 +155,11 @@ def transfer(c: Clause, parts: list[Part]) -> Part | None:
     src = c.take_path() or (IT if c.take("mark", "it") else None)
     into_word = c.take("mark", "to") or c.take("mark", "name")
     folder = _folder(c)
+    if folder is None and parts and parts[-1].kind == "mkdir" and c.take("mark", "in_it"):
+        folder = parts[-1].params["paths"][-1]  # 'make a folder x and copy a.txt into it'
+    named = c.paths(ext_only=True)
+    if named and into_word and c.items.index(named[0]) < c.items.index(into_word):
+        return None  # 'move a.txt and b.txt into docs': more than one thing to move
     dest = folder or c.take_path()
     c.take_all("mark", "in")
     c.take_all("mark", "in_it")
@@ -177,9 +181,7 @@ def delete(c: Clause, parts: list[Part], keep: list[str] = ()) -> Part | None:
     c.take("verb", "delete")
     exts = _exts(c)
     folder = _folder(c)
-    paths = []
-    while path := c.take_path():
-        paths.append(path)
+    paths = c.take_paths()
     if c.find("mark", "it") and not paths:
         c.take("mark", "it")
         paths = [IT]
