@@ -6,6 +6,7 @@ passes, and the Fallback declines honestly, naming the part it could not read.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from typing import Any
 
@@ -59,10 +60,31 @@ def perform(act: Actions, request: Request, context: str) -> plays.Play:
         if part.kind == "chat":
             chapter = "s01" if act.offered == {"bash"} else "s02"
             params["advice"] = advice(context, request.chinese, chapter)
-        answer = yield from PLAYS[part.kind](act, request.chinese, **params)
+        if part.when and not (yield from _holds(act, request.chinese, *part.when)):
+            answer = _not_done(request.chinese, *part.when)
+        else:
+            answer = yield from PLAYS[part.kind](act, request.chinese, **params)
         if answer and answer not in answers:
             answers.append(answer)
     return "\n\n".join(answers)
+
+
+def _holds(act: Actions, zh: bool, path: str, exists: bool) -> plays.Play:
+    """Whether the path exists as the condition wants (asked of the real workspace)."""
+    quoted = shlex.quote(path)
+    out = yield Act(
+        [act.run(f"test -e {quoted} && echo exists || echo missing")],
+        tr(zh, f"First I'll check whether {path} exists.", f"我先看看 {path} 是否存在。"),
+    )
+    return ("exists" in out.text.split()) == exists
+
+
+def _not_done(zh: bool, path: str, exists: bool) -> str:
+    if exists:
+        return tr(zh, f"{path} does not exist, so I did nothing.", f"{path} 不存在，所以我什么都没做。")
+    return tr(
+        zh, f"{path} already exists, so I left it as it is.", f"{path} 已经存在，所以我没有动它。"
+    )
 
 
 class Playbook:

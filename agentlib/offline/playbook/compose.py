@@ -18,6 +18,7 @@ FILTERED = {"list", "search", "count"}
 PRIORITY = ["count", "search", "define", "rename", "replace", "append", "move", "copy", "delete"]
 PRIORITY += ["run", "create", "add", "show", "list", "find", "tell", "calc"]
 FLAGS = ("guard", "norun", "verify", "report")
+WHEN = {"run", "create", "show", "delete", "append"}  # the parts a condition can guard
 
 
 def _set(key: str, value: object, kinds: tuple[str, ...]) -> frames.Change:
@@ -193,13 +194,66 @@ def _filter(part: Part, rule: dict) -> bool:
     return False
 
 
+NEGATIVE = ("n't", "not", "missing", "不", "没")
+
+
+def _condition(c: Clause) -> tuple[str, bool] | None | str:
+    """Cut 'if there's a setup.py' / '如果 hello.txt 不存在' off the clause: (path, exists).
+
+    "otherwise (just) tell me" is what it does anyway when a condition fails: it is taken as
+    read. Returns "else" for such a clause, None when there is no condition.
+    """
+    marks = [i for i in c.items if i.is_("mark", "if")]
+    if not marks:
+        return None
+    if marks[0].text.lower() in ("otherwise", "else", "or else", "否则") or (
+        c.items[0].is_("mark", "exists") and c.items[0].text in ("没有",)
+    ):
+        for i in c.items:
+            if i.role in ("mark", "verb", "stop") and i.value in ("if", "exists", "tell", ""):
+                i.used = True
+        return "else" if not c.left() else None
+    first = marks[0]
+    at = c.items.index(first)
+    if at == 0 or first.text in ("如果", "要是", "假如"):  # 'if A, B' / '如果 A 就 B'
+        end = c.items.index(marks[1]) if len(marks) > 1 else len(c.items)
+        span = c.items[at:end]
+    else:  # 'B, but only if A'
+        span = c.items[at:]
+    for i in marks:
+        i.used = True
+    cond = Clause(span, c.text, c.quoted)
+    path = cond.take_path() or (IT if cond.take("mark", "it") else None)
+    exists = cond.take_all("mark", "exists")
+    cond.take_all("noun", "file")
+    if path is None or cond.left():
+        return None
+    wanted = not any(any(n in e.text.lower() for n in NEGATIVE) for e in exists)
+    return path, wanted
+
+
 def build(clauses: list[list[Item]], text: str, quoted: list[str], earlier) -> tuple[list[Part], str | None]:
     parts: list[Part] = []
-    correcting, pending = False, None
+    correcting, pending, when = False, None, None
     for items in clauses:
         c = Clause(items, text, quoted)
         if c.take_all("mark", "correct"):
             correcting = True
+        cond = _condition(c)
+        if cond == "else" and parts and parts[-1].when:
+            continue
+        if isinstance(cond, tuple):
+            after = any(i.text.lower() == "only if" for i in items) or not c.items[0].is_("mark", "if")
+            if not c.left() and after and parts and parts[-1].kind in WHEN and not parts[-1].when:
+                parts[-1].when = cond  # 'create hello.txt, but only if it doesn't exist'
+                continue
+            when = cond
+            if not c.left():
+                continue  # 'if there's a setup.py,': the part it guards comes next
+            if c.find("verb", "create") and not c.paths():
+                c.items.append(Item("mark", "it", items[-1].end, items[-1].end, ""))  # '就创建一个'
+        elif c.find("mark", "if"):
+            return parts, " ".join(i.text for i in c.left())
         rule = _exclusion(c)
         if rule and "bad" in rule:
             return parts, rule["bad"]
@@ -226,6 +280,7 @@ def build(clauses: list[list[Item]], text: str, quoted: list[str], earlier) -> t
         if made is None or left:
             words = "".join((" " if n and left[n - 1].end != i.start else "") + i.text for n, i in enumerate(left))
             return parts, c.unquote(words) or c.unquote(text[items[0].start : items[-1].end])
+        new = []
         if callable(made):
             if not parts or not made(parts[-1]):
                 return parts, c.unquote(text[items[0].start : items[-1].end])
@@ -241,7 +296,13 @@ def build(clauses: list[list[Item]], text: str, quoted: list[str], earlier) -> t
         if flags and not _flag(parts[-1], flags):
             return parts, c.unquote(text[items[0].start : items[-1].end])
         parts += [Part("guard", {})] if "guard" in flags else []
+        if when:
+            if len(new if not callable(made) else [parts[-1]]) != 1 or parts[-1].kind not in WHEN:
+                return parts, "if"
+            parts[-1].when, when = when, None
         correcting, pending = False, None
+    if when:
+        return parts, "if"
     return parts, _check(parts, earlier)
 
 
@@ -256,6 +317,11 @@ def _check(parts: list[Part], earlier) -> str | None:
         return "(an empty request)"
     last = None
     for part in parts:
+        if part.when:
+            main = _names(part)[:1] or [IT]
+            if part.when[0] == IT:
+                part.when = (main[0], part.when[1])
+            last = part.when[0]
         for key in ("path", "src"):
             if part.params.get(key) == IT:
                 part.params[key] = last = last or _last_named(earlier)

@@ -93,7 +93,9 @@ class Clause:
         hi = self.items.index(before) if before else len(self.items)
         span = [i for i in self.items[lo:hi] if not i.used]
         opening = [i for i in span if i.role != "op"][:1]
-        if content and opening and opening[0].text.lower() in DESCRIBING and len(span) > 1:
+        quote = [i for i in span if i.role not in ("stop", "op")]
+        quote = len(quote) == 1 and quote[0].role == "quote"
+        if content and opening and opening[0].text.lower() in DESCRIBING and not quote:
             return None
         edge = lambda i: i.role in ("stop", "op") and i.text not in "#)]}" or i.text in ("-",)  # noqa: E731
         while len(span) > 1 and edge(span[0]):

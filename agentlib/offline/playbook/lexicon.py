@@ -91,7 +91,7 @@ mark.then: then | and then | after that | afterwards | next | also | and also | 
 mark.guard: don't change anything | do not change anything | don't modify anything | don't touch anything | don't edit anything | without changing anything | don't delete anything | do not modify anything | but don't change anything | but do not change anything | read only | and don't change it | don't change it
 mark.norun: don't run it | do not run it | without running it | but don't run it | don't run it yet
 mark.report: and tell me if the tests pass | tell me if the tests pass | if the tests pass | whether the tests pass | and tell me if it works | to see if it works | and see if it works | tell me if it passes | and check the output | and show me the output | and show the output
-mark.if: if | only if | unless | otherwise | when | in case
+mark.if: if | only if | otherwise | else | or else
 mark.exists: exists | there's | there is | already exist | already exists | doesn't exist | does not exist | doesn't already exist | does not already exist | is missing | it's missing | missing
 mark.empty: empty | blank
 adj.size_max: biggest | largest | heaviest | big | large
@@ -105,7 +105,7 @@ fact.pwd: where am i | current path | working directory
 chat.greet: hi | hello | hey | hiya | howdy | yo | good morning | good afternoon | good evening | hi there | hello there
 chat.thanks: thanks | thank you | thx | ty | cheers | thank you very much | thanks a lot
 chat.about: who are you | what are you | what can you do | what do you do | are you claude | are you real | are you a real model | what model are you | help
-stop: current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | is there | are there | me the | in the | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | really | whole | entire | project's | workspace's | message | everything | anything | other | others | rest | rest of | contents of | content of | value | for | at | copy of | there are | found | exactly | version | already | did it have | have in it | where | am i on | on | please | pass | in there
+stop: but | current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | is there | are there | me the | in the | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | really | whole | entire | project's | workspace's | message | everything | anything | other | others | rest | rest of | contents of | content of | value | for | at | copy of | there are | found | exactly | version | already | did it have | have in it | where | am i on | on | please | pass | in there
 """
 
 ZH = """
@@ -184,8 +184,8 @@ mark.then: 然后 | 接着 | 之后 | 再 | 并且 | 并 | 随后 | 最后再 | 
 mark.guard: 别改它 | 不要改它 | 别修改 | 不要修改 | 不要改 | 别改 | 不要动它 | 别动它 | 不要改动 | 只读
 mark.norun: 不要运行 | 别运行 | 先别运行 | 不用运行 | 不要执行
 mark.report: 看看测试能不能过 | 测试能不能过 | 看看能不能过 | 看测试是否通过 | 测试是否通过 | 能不能通过 | 看看结果 | 看看输出
-mark.if: 如果 | 要是 | 假如 | 就 | 没有就 | 否则
-mark.exists: 存在 | 不存在 | 已经存在
+mark.if: 如果 | 要是 | 假如 | 就 | 否则 | 的话
+mark.exists: 存在 | 不存在 | 已经存在 | 没有 | 有的话 | 不存在的话 | 存在的话
 mark.empty: 空 | 空的 | 空文件
 adj.size_max: 最大 | 最大的
 adj.size_min: 最小 | 最小的

@@ -58,6 +58,7 @@ class Part:
     kind: str
     params: dict[str, Any] = field(default_factory=dict)
     clause: str = ""
+    when: tuple[str, bool] | None = None  # only if this path exists (True) or does not (False)
 
 
 @dataclass
