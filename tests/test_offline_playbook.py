@@ -252,7 +252,6 @@ def test_history_not_made_by_the_play_is_left_to_the_next_policy():
             [("move", {"src": "notes.txt", "dest": "todo.txt", "into": False})],
         ),
         ("Tell me a joke", None),
-        ("create hello.py that prints hi if it does not exist", None),
         ("summarize README.md", None),
     ],
 )
@@ -287,6 +286,30 @@ def test_the_part_it_cannot_read_is_named(prompt, unclear):
 )
 def test_a_correction_replaces_what_it_corrects(prompt, parts):
     assert [(p.kind, p.params) for p in parse(prompt).parts] == parts
+
+
+@pytest.mark.parametrize(
+    "prompt, files, answer",
+    [
+        ("create hello.py that prints hi if it does not exist", {}, "Created hello.py"),
+        (
+            "create hello.py that prints hi if it does not exist",
+            {"hello.py": "x = 1\n"},
+            "hello.py already exists, so I left it as it is.",
+        ),
+        ("if there's a setup.py, run it; otherwise tell me", {}, "setup.py does not exist"),
+        ("如果 a.txt 存在就删掉它", {"a.txt": "a\n"}, "已删除 a.txt"),
+    ],
+)
+def test_a_condition_is_checked_in_the_workspace_first(ws, prompt, files, answer):
+    for name, text in files.items():
+        (ws.root / name).write_text(text)
+    (said,), state = run(ws, s02_tools, prompt)
+    assert said.startswith(answer)
+    first = next(event for event in state.events if event.kind == "tool_ran")
+    assert first.input["command"].startswith("test -e")
+    if "left it as it is" in answer:
+        assert (ws.root / "hello.py").read_text() == "x = 1\n"
 
 
 @pytest.mark.parametrize(
