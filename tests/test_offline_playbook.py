@@ -363,3 +363,15 @@ def test_a_file_that_says_error_is_shown_not_taken_for_a_failed_read(ws, toolbox
     (ws.root / "log.txt").write_text("Error: disk full\nTraceback (most recent call last):\n")
     (answer,), _ = run(ws, toolbox, "show log.txt")
     assert answer.startswith("Here is log.txt:") and "Error: disk full" in answer
+
+
+def test_the_reader_never_raises_on_pieces_of_learner_prompts():
+    from playbook_corpus import CORPUS, HELD_OUT, load
+
+    prompts = [entry["p"] for entry in load(CORPUS) + load(HELD_OUT)]
+    words = " ".join(prompts).split()
+    pieces = [" ".join(words[i : i + n]) for n in (1, 2, 3, 5, 8) for i in range(0, len(words), 7)]
+    pairs = [f"{a}{join}{b}" for a, b in zip(prompts, prompts[1:]) for join in (", then ", "，然后")]
+    for prompt in prompts + pieces + pairs:
+        found = parse(prompt)
+        assert found.parts or found.unclear or found.danger, prompt

@@ -90,6 +90,12 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | frames.Change | 
             return made
     if c.find("noun", "docstring"):
         return docstring(c, parts)
+    if c.find("mark", "term") and set(verbs) <= {"find", "show", "list", "search", "tell"}:
+        return frames.search(c, parts)  # 'find the word bank in notes.txt'
+    if c.find("mark", "exists") and not verbs and c.paths(ext_only=True):
+        c.take_all("mark", "exists")  # 'is there a file called setup.py?', 'does main.py exist?'
+        c.take_all("mark", "name")
+        return frames.find_name(c)
     if "count" in verbs:
         return frames.count(c, parts)
     if "search" in verbs or "define" in verbs:
@@ -101,7 +107,7 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | frames.Change | 
         return writeframes.run(c, parts)
     printed = c.find("verb", "show")
     named = c.paths(ext_only=True)
-    if printed and named and printed.text.lower() in ("print", "output", "say", "prints", "outputs"):
+    if printed and named and printed.text.lower() in ("print", "output", "prints", "outputs") and not c.find("verb", "create"):
         if c.items.index(printed) > c.items.index(named[0]):  # 'what does a.py print?'
             printed.used = True
             return writeframes.run(c, parts)
@@ -109,7 +115,7 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | frames.Change | 
     if first in ("show", "tell") and (c.paths(ext_only=True) or c.find("mark", "it")):
         return frames.show(c, parts)
     if first in ("show", "list", "find", "tell") or first is None and (
-        c.find("noun", "file") or c.find("noun", "folder")
+        c.find("noun", "file") or c.find("noun", "folder") or c.find("here")
     ):
         return frames.listing(c, parts)
     if first in ("add", "create") and (c.find("mark", "end") or c.find("mark", "to") and first == "add"):
@@ -163,6 +169,9 @@ def _exclusion(c: Clause) -> dict | None:
     while path := tail.take_path():
         names.append(path)
     folder = frames._folder(tail)
+    bare = [i for i in tail.items if i.role == "word" and not i.used]
+    if folder is None and len(bare) == 1 and tail.take_all("mark", "in"):
+        folder, bare[0].used = bare[0].value, True  # 'but not in tests'
     tail.take_all("noun", "file")
     tail.take_all("noun", "folder")
     if tail.left() or not (exts or names or folder):

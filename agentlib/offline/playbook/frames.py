@@ -92,7 +92,8 @@ class Clause:
         lo = self.items.index(after) + 1 if after else 0
         hi = self.items.index(before) if before else len(self.items)
         span = [i for i in self.items[lo:hi] if not i.used]
-        opening = [i for i in span if i.role != "op"][:1]
+        nxt = {id(a): b for a, b in zip(self.items, self.items[1:])}
+        opening = [i for i in span if i.role != "op" and not nxt.get(id(i), i).used][:1]
         quote = [i for i in span if i.role not in ("stop", "op")]
         quote = len(quote) == 1 and quote[0].role == "quote"
         if content and opening and opening[0].text.lower() in DESCRIBING and not quote:
@@ -312,9 +313,8 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
             return Part("show", {"path": name, "grep": term})
         if term or not finds or len(named) != 1:
             return None
-        base = {"folder": None, "ext": None, "hidden": "also", "recursive": True, "skip": []}
-        return Part("list", {**base, "name": name})
-    if not (c.take_all("noun", "file") or exts or verb or folder):
+        return _by_name(name)
+    if not (c.take_all("noun", "file") or exts or verb or folder or c.find("here")):
         return None
     after_in = [i for n, i in enumerate(c.items[1:], 1) if c.items[n - 1].is_("mark", "in") and i.role == "word" and not i.used]
     if folder is None and len(after_in) == 1:  # 'list the files in src': a folder, or none there
@@ -322,12 +322,26 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
     c.take_all("here")
     c.take_all("mark", "in")
     c.take_all("noun", "folder")
+    c.take_all("mark", "exists")  # 'are there any python files?'
     hidden = c.take("adj", "hidden")
     if hidden:  # 'hidden files' are only those; 'files, hidden ones too' are all of them
         after = c.items[c.items.index(hidden) + 1 : c.items.index(hidden) + 2]
         hidden = "only" if after and after[0].is_("noun", "file") else "also"
     params = {"folder": folder, "ext": exts or None, "hidden": hidden or "no", "recursive": bool(exts), "skip": []}
     return Part("list", params)
+
+
+def _by_name(name: str) -> Part:
+    base = {"folder": None, "ext": None, "hidden": "also", "recursive": True, "skip": []}
+    return Part("list", {**base, "name": name})
+
+
+def find_name(c: Clause) -> Part | None:
+    """'is there a file called setup.py?': look for it by name, anywhere below the root."""
+    c.take_all("noun", "file")
+    c.take_all("here")
+    name = c.take_path()
+    return _by_name(name) if name else None
 
 
 def count(c: Clause, parts: list[Part]) -> Part | None:
@@ -380,8 +394,11 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
     c.take_all("here")
     c.take_all("mark", "in")
     term_items = c.left()
-    if not term_items and len(exts) == 1 and not c.has("noun", "file"):
-        return Part("search", {"text": exts[0], "imports": imports, "ext": None, "folder": folder, "skip": []})
+    nxt = {id(a): b for a, b in zip(c.items, c.items[1:])}
+    word_ext = [i for i in c.items if i.role == "ext" and i.text.isalpha()]
+    if not term_items and len(word_ext) == 1 and not nxt.get(id(word_ext[0]), c.items[0]).is_("noun", "file"):
+        term = word_ext[0].text  # 'which files import json?': the word is the term, not a kind
+        return Part("search", {"text": term, "imports": imports, "ext": None, "folder": folder, "skip": []})
     quoted = len(term_items) == 1 and term_items[0].role == "quote"
     term = c.literal() if term_items else None
     if not term or (not quoted and not re.fullmatch(r"[\w.-]+", term)):

@@ -53,7 +53,7 @@ ext.sh: shell | sh | bash script
 ext.json: json
 ext.csv: csv
 ext.log: log files
-here: here | in here | this folder | this directory | the current folder | the current directory | current directory | current folder | the project | this project | my project | the workspace | this workspace | the repo | this repo | everywhere | in this folder | inside this folder
+here: here | in here | this folder | this directory | the current folder | the current directory | current directory | current folder | the project | this project | my project | the workspace | this workspace | project | workspace | the repo | this repo | everywhere | in this folder | inside this folder
 outside: my computer | the computer | the whole disk | my home folder | the system | my system
 num.1: one | a single
 num.2: two | both
@@ -92,7 +92,7 @@ mark.guard: don't change anything | do not change anything | don't modify anythi
 mark.norun: don't run it | do not run it | without running it | but don't run it | don't run it yet
 mark.report: and tell me if the tests pass | tell me if the tests pass | if the tests pass | whether the tests pass | and tell me if it works | to see if it works | and see if it works | tell me if it passes | and check the output | and show me the output | and show the output
 mark.if: if | only if | otherwise | else | or else
-mark.exists: exists | there's | there is | already exist | already exists | doesn't exist | does not exist | doesn't already exist | does not already exist | is missing | it's missing | missing
+mark.exists: is there | are there | exist | exists | there's | there is | already exist | already exists | doesn't exist | does not exist | doesn't already exist | does not already exist | is missing | it's missing | missing
 mark.empty: empty | blank
 adj.size_max: biggest | largest | heaviest | big | large
 adj.size_min: smallest | tiniest | lightest
@@ -105,7 +105,7 @@ fact.pwd: where am i | current path | working directory
 chat.greet: hi | hello | hey | hiya | howdy | yo | good morning | good afternoon | good evening | hi there | hello there
 chat.thanks: thanks | thank you | thx | ty | cheers | thank you very much | thanks a lot
 chat.about: who are you | what are you | what can you do | what do you do | are you claude | are you real | are you a real model | what model are you | help
-stop: but | current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | is there | are there | me the | in the | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | really | whole | entire | project's | workspace's | message | everything | anything | other | others | rest | rest of | contents of | content of | value | for | at | copy of | there are | found | exactly | version | already | did it have | have in it | where | am i on | on | please | pass | in there
+stop: but | current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | really | whole | entire | project's | workspace's | message | everything | anything | other | others | rest | rest of | contents of | content of | value | for | at | copy of | ending in | ending with | that end in | that end with | with the extension | with extension | there are | found | exactly | version | already | did it have | have in it | where | am i on | on | please | pass | in there
 """
 
 ZH = """

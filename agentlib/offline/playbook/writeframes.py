@@ -64,7 +64,12 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
 
 
 def _mkdir(c: Clause) -> Part | list[Part] | None:
-    c.take_all("mark", "name")
+    named = c.take("mark", "name")
+    after = c.items[c.items.index(named) + 1 : c.items.index(named) + 2] if named else []
+    if after and (after[0].role == "verb" or after[0].role == "word" and not after[0].used):
+        after[0].used = True  # 'a directory named build': any word can be a name
+        c.take_all("noun", "folder")
+        return _fill_folder(c, after[0].text)
     names = [c.take_path() or ""] if c.paths() and not c.find("noun", "folder") else []
     folder = _folder(c) or (names[0] if names else None)
     if not folder:
@@ -75,6 +80,10 @@ def _mkdir(c: Clause) -> Part | list[Part] | None:
     if not folder:
         return None
     c.take_all("noun", "folder")
+    return _fill_folder(c, folder)
+
+
+def _fill_folder(c: Clause, folder: str) -> Part | list[Part] | None:
     made = Part("mkdir", {"paths": [folder], "files": 0})
     c.take("mark", "with")
     if c.find("noun", "file") and c.find("num"):
@@ -212,6 +221,14 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
     path = c.take_path() or (IT if c.take("mark", "it") else None)
     script = c.take("noun", "file")
     args = []
+    at = next((n for n, i in enumerate(c.items) if i.role == "path" and i.used), None)
+    if at is not None and not c.find("mark", "args"):  # 'run square.py 7', 'run square.py with 7'
+        rest = [i for i in c.items[at + 1 :] if i.role != "stop"]
+        if rest and rest[0].is_("mark", "with") and len(rest) > 1:
+            rest[0].used, rest = True, rest[1:]
+        while rest and rest[0].role == "num":
+            args.append(rest[0].value)
+            rest[0].used, rest = True, rest[1:]
     if marker := c.take("mark", "args"):
         c.take("mark", "with")
         at = c.items.index(marker)
