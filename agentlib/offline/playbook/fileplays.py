@@ -258,6 +258,10 @@ def delete_ext(act: Actions, zh: bool, folder: str, ext: list[str]) -> Play:
         return tr(zh, "I could not delete them. The tool said:", "没能删除。工具输出：") + quote(
             out.text
         )
+    if not _paths(out.text):
+        return tr(
+            zh, f"There were no .{ext[0]} files to delete.", f"没有 .{ext[0]} 文件可删。"
+        )
     return tr(zh, "Deleted these files:", "已删除这些文件：") + quote(out.text)
 
 

@@ -128,9 +128,9 @@ def show(
             )
         text = "\n".join(f"{n}: {line}" for n, line in numbered)
     which = (
-        tr(zh, f"the first {_count(head, 'line')} of {path}", f"{path} 的前 {head} 行")
+        tr(zh, f"the first {_lines(head)} of {path}", f"{path} 的前 {head} 行")
         if head
-        else tr(zh, f"the last {_count(tail, 'line')} of {path}", f"{path} 的最后 {tail} 行")
+        else tr(zh, f"the last {_lines(tail)} of {path}", f"{path} 的最后 {tail} 行")
         if tail
         else tr(zh, f"line {lines[0]} of {path}", f"{path} 的第 {lines[0]} 行")
         if lines and lines[0] == lines[1]
@@ -140,7 +140,8 @@ def show(
         if grep
         else path
     )
-    answer = tr(zh, f"Here is {which}:", f"这是 {which}：") + quote(text)
+    plural = (head or tail or 1) > 1 or bool(grep) or bool(lines and lines[0] != lines[1])
+    answer = tr(zh, f"Here {'are' if plural else 'is'} {which}:", f"这是 {which}：") + quote(text)
     if verify:
         has_docstring = re.search(r"def \w+\(.*\).*:\s*\n\s*(\"\"\"|''')", text)
         answer += (
@@ -194,6 +195,11 @@ def run(
 def _count(n: int, noun: str) -> str:
     """'1 file', '2 files': a count that reads right."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _lines(n: int) -> str:
+    """'line' for one (the first line), '3 lines' for more."""
+    return "line" if n == 1 else f"{n} lines"
 
 
 def _read_failed(act: Actions, shown: Result) -> bool:

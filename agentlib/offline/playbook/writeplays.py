@@ -214,7 +214,12 @@ def _function_file(
 def append(act: Actions, zh: bool, path: str, text: str) -> Play:
     """Add a line at the end of a file (starting a new line if the file does not end with one)."""
     target = shlex.quote(path)
-    command = f"[ -s {target} ] && [ -n \"$(tail -c1 {target})\" ] && echo >> {target}; printf '%s\\n' {shlex.quote(text)} >> {target} && tail -n 3 {target}"
+    # the file must be there: appending to a name that names nothing would create it
+    command = (
+        f'[ -f {target} ] || {{ echo "error: {path} does not exist"; exit 1; }}; '
+        f"[ -s {target} ] && [ -n \"$(tail -c1 {target})\" ] && echo >> {target}; "
+        f"printf '%s\\n' {shlex.quote(text)} >> {target} && tail -n 3 {target}"
+    )
     out = yield Act(
         [act.run(command)],
         tr(zh, f"I'll append the line to {path}.", f"我来在 {path} 末尾追加这一行。"),
