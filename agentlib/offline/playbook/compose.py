@@ -81,6 +81,9 @@ def renamed(c: Clause, parts: list[Part]) -> frames.Change | None:
 
 def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | frames.Change | None:
     """The frame of one clause: the first intent whose slots it fills."""
+    words = c.left()
+    if words and words[0].role == "word" and words[0].value.lower() in frames.SHELL:
+        return writeframes.run(c, parts)  # 'echo hello', 'python3 square.py 5'
     for read in (modifier, frames.chat, frames.math, frames.fact):
         if (made := read(c, parts)) is not None:
             return made
@@ -103,8 +106,6 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | frames.Change | 
     for read in (frames.git, frames.pick, frames.total, writeframes.files_into_folder):
         if (made := read(c, parts)) is not None:
             return made
-    if c.find("word") and c.left()[0].value.lower() in frames.SHELL:
-        return writeframes.run(c, parts)
     printed = c.find("verb", "show")
     named = c.paths(ext_only=True)
     if printed and named and printed.text.lower() in ("print", "output", "prints", "outputs") and not c.find("verb", "create"):
@@ -295,6 +296,8 @@ def build(clauses: list[list[Item]], text: str, quoted: list[str], earlier) -> t
                 return parts, c.unquote(text[items[0].start : items[-1].end])
         else:
             new = made if isinstance(made, list) else [made]
+            for part in new:
+                part.clause = c.unquote(text[items[0].start : items[-1].end])
             if correcting and parts and new[0].kind == parts[-1].kind:
                 old = parts.pop()
                 if IT in (new[0].params.get("paths") or [new[0].params.get("path")]):
@@ -342,6 +345,8 @@ def _check(parts: list[Part], earlier) -> str | None:
                 return "it"
         if part.kind == "copy" and not part.params.get("dest"):
             return "copy to where"
+        if part.kind == "replace" and part.params.get("old") is None:
+            return part.clause or "what to change"
         names = [n for n in _names(part) if n != IT]
         if any(n.startswith(("/", "~")) or ".." in n.split("/") for n in names):
             return names[0]

@@ -76,7 +76,8 @@ def list_files(act: Actions, zh: bool, **p: Any) -> Play:
         return head + "、".join(found)
     if not found:
         what = "Python files" if python else "matching files"
-        return f"There are no {what} here.{said}"
+        where = f"in {p['folder']}/" if p.get("folder") else "here"
+        return f"There are no {what} {where}.{said}"
     plural = "" if len(found) == 1 else "s"
     listing = "\n".join(f"  - {name}" for name in found)
     return f"Found {len(found)} {kind}{plural}:\n{listing}"

@@ -161,10 +161,16 @@ def _folder(c: Clause) -> str | None:
 
 
 def chat(c: Clause, parts: list[Part]) -> Part | None:
-    if c.find("verb") or c.paths():
+    found = [i for i in c.items if i.role == "chat"]
+    if not found or c.find("verb") or c.paths():
         return None  # 'create a.txt with hello in it': the word is content here
-    found = c.take_all("chat")
-    return Part("chat", {"about": found[0].value}) if found else None
+    if any(i.role != "chat" for i in c.left()):
+        if found[0] is c.left()[0] and found[0].value != "about":
+            found[0].used = True  # 'hey, what files do I have?': a greeting before the task
+        return None
+    for i in found:
+        i.used = True
+    return Part("chat", {"about": found[0].value})
 
 
 OPERATORS = {
@@ -189,10 +195,10 @@ def _evaluate(node: ast.AST) -> float:
 
 
 def math(c: Clause, parts: list[Part]) -> Part | None:
-    signs = [i for i in c.items if i.role == "num" or i.text.lower() in MATH or i.role == "op" and i.value in "+-*/()^"]
+    signs = [i for i in c.items if i.role == "num" or i.text.lower() in MATH or i.role == "op" and i.value in ("+", "-", "*", "/", "(", ")", "^", "**")]
     if sum(i.role == "num" for i in signs) < 2 or len(signs) < 3:
         return None
-    expr = " ".join(MATH.get(i.text.lower(), i.value) for i in signs)
+    expr = " ".join(MATH.get(i.text.lower(), i.value).replace("^", "**") for i in signs)
     try:
         value = _evaluate(ast.parse(expr, mode="eval").body)
     except (SyntaxError, ValueError, ZeroDivisionError, OverflowError, RecursionError):
@@ -268,10 +274,13 @@ def show(c: Clause, parts: list[Part]) -> Part | None:
         return None
     params: dict = {"path": path}
     line = c.find("noun", "line")
+    for other in c.items[c.items.index(line) + 1 :] if line else []:
+        if other.is_("noun", "line"):
+            other.used = True  # 'from line 2 to line 4'
     if line:
         at = c.items.index(line)
         end = c.take("mark", "first", "last")
-        nums = [i for i in c.items[max(0, at - 3) : at + 4] if i.role == "num" and not i.used]
+        nums = [i for i in c.items[max(0, at - 3) : at + 6] if i.role == "num" and not i.used]
         for i in nums:
             i.used = True
         line.used = True
@@ -354,6 +363,7 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
     if c.find("mark", "it") and not paths:
         c.take("mark", "it")
         paths = [IT]
+    c.take_all("mark", "exists")  # 'how many markdown files are there'
     if unit and not paths:
         return None  # 'count the lines in all python files': not one file it can name
     if paths and unit:
@@ -393,6 +403,8 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
     c.take_all("mark", "term")
     c.take_all("here")
     c.take_all("mark", "in")
+    c.take_all("mark", "in_it")
+    c.take_all("mark", "it")
     term_items = c.left()
     nxt = {id(a): b for a, b in zip(c.items, c.items[1:])}
     word_ext = [i for i in c.items if i.role == "ext" and i.text.isalpha()]

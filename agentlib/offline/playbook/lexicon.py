@@ -16,6 +16,7 @@ verb.list: list | ls | enumerate | list out | what are | which are
 verb.show: show | read | cat | open | display | view | print | see | look at | output | check | give | get
 verb.find: find | locate | where is | where's | search for files
 verb.search: appear | appears | mention | mentions | mentioned | contain | contains | use | uses | used | import | imports | imported | reference | references | include | includes | search | search for | grep | look for
+verb.search+mark.term: have the word | has the word | that have the word | with the word
 verb.define: defined | define | defines | declared
 verb.count: count | how many | number of | how much
 verb.create: create | make | new | touch | generate | build | write | put | save
@@ -45,6 +46,9 @@ noun.sum: sum | total
 noun.numbers: numbers
 noun.typo: typo
 noun.library: library | package | module name
+op.**: to the power of | raised to the power of | to the power
+op.*: multiplied by
+op./: divided by
 ext.py: python | py
 ext.md: markdown | md
 ext.txt: text | txt

@@ -33,6 +33,15 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     c.take_all("mark", "name")
     if not paths and c.take("mark", "it"):
         paths = [IT]  # 'no wait, make it print bye'
+    if not paths and inside and inside.value == "in_it" and parts and parts[-1].kind == "create":
+        text = _plain(c.literal(content=True), "description")  # 'and write hello in it'
+        p = parts[-1].params
+        if text and p.get("content") == "" and len(p["paths"]) == 1:
+            return lambda part: part is parts[-1] and bool(p.update(content=text + "\n") or True)
+        return None
+    for kind in c.take_all("ext"):  # 'a python script called hi.py'
+        if not paths or paths[0].rpartition(".")[2].lower() != kind.value:
+            return None
     if inside and inside.value == "in_it" and parts and parts[-1].kind == "mkdir":
         paths = [f"{parts[-1].params['paths'][-1]}/{p}" for p in paths]
     number = c.find("num")
@@ -134,7 +143,8 @@ def append(c: Clause, parts: list[Part]) -> Part | None:
 
 def replace(c: Clause, parts: list[Part]) -> Part | None:
     """'replace A with B in f', 'in f change A to B', '把 f 里的 A 改成 B', 'A should be B'."""
-    verb = c.take("verb", "replace", "rename")
+    verbs = c.take_all("verb", "replace", "rename")
+    verb = verbs[0] if verbs else None
     path = c.take_path()
     if path is None and parts and parts[-1].kind == "replace" and parts[-1].params.get("old") is None:
         path = parts[-1].params["path"]
@@ -214,6 +224,7 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
             i.used = True
         return Part("run", {"command": c.unquote(command).strip()})
     c.take("verb", "run")
+    runner = c.take("ext", "py", "sh", "js")  # 'run python square.py 3'
     quote = c.find("quote")
     if quote and not c.paths(ext_only=True):
         quote.used = True
@@ -243,5 +254,7 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
     if path is None and script is None:
         return None
     if path and path != IT and path.rpartition(".")[2].lower() not in RUNNERS:
+        return None
+    if runner and (not path or path.rpartition(".")[2].lower() != runner.value):
         return None
     return Part("run", {"path": path, "args": [c.unquote(a) for a in args]})
