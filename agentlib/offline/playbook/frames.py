@@ -438,6 +438,7 @@ def _content(c: Clause) -> dict | None:
         c.take_all("noun", "function")
         c.take_all("mark", "with")
         c.take_all("mark", "in_it")
+        c.take_all("mark", "content")  # '里面写一个 greet(name) 函数'
         name, _, args = func.value.partition("(")
         args = [a.strip() for a in args.rstrip(")").split(",") if a.strip()]
         returns = c.take("mark", "returns")
