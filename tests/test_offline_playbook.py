@@ -375,3 +375,40 @@ def test_the_reader_never_raises_on_pieces_of_learner_prompts():
     for prompt in prompts + pieces + pairs:
         found = parse(prompt)
         assert found.parts or found.unclear or found.danger, prompt
+
+
+@pytest.mark.parametrize(
+    "prompt, parts",
+    [
+        ("在 notes.txt 末尾追加一行 完成", [("append", {"path": "notes.txt", "text": "完成"})]),
+        ("创建 a.txt，内容是 中文", [("create", {"paths": ["a.txt"], "content": "中文\n"})]),
+        (
+            "列出 docs 里的文件",
+            [
+                (
+                    "list",
+                    {"folder": "docs", "ext": None, "hidden": "no", "recursive": False, "skip": []},
+                )
+            ],
+        ),
+        ("delete the build folder", [("delete", {"paths": ["build"]})]),
+        (
+            "update a.txt: replace alpha with omega",
+            [
+                (
+                    "replace",
+                    {"path": "a.txt", "old": "alpha", "new": "omega", "all": True, "words": False},
+                )
+            ],
+        ),
+        ("add a new line to notes.txt", None),
+        ("move a.txt and b.txt into docs", None),
+        ("write a poem to a.txt", None),
+        ("create notes.txt with my todo list", None),
+        ("what's 10% of 50?", None),
+        ("count lines in all python files", None),
+    ],
+)
+def test_words_that_name_nothing_never_become_slots(prompt, parts):
+    found = Playbook().match(prompt)
+    assert (None if found is None else [(p.kind, p.params) for p in found]) == parts

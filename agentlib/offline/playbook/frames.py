@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 
 from agentlib.offline.playbook.lexicon import CONFIG_FILES, DESCRIBING, MATH, NOT_LITERAL, RUNNERS, SHELL
-from agentlib.offline.playbook.reader import Item, Part
+from agentlib.offline.playbook.reader import CJK, Item, Part
 
 IT = "\x00it"  # the file the previous part (or the previous prompt) was about
 Change = Callable[[Part], bool]
@@ -105,6 +105,14 @@ class Clause:
             span[-1].used, span = True, span[:-1]
         if not span or any(i.used for i in self.items[self.items.index(span[0]) : self.items.index(span[-1])]):
             return None
+        touching = [
+            i
+            for i in self.items[lo:hi]
+            if i.used and len(i.text) == 1 and CJK.match(i.text)
+            and (i.end == span[0].start or i.start == span[-1].end)
+        ]
+        if touching:
+            return None  # '完成': a one-character marker glued to the text may be part of a word
         words = self.text[span[0].start : span[-1].end]
         if len(span) == 1 and span[0].role == "quote":
             words = self.unquote(span[0].value)
@@ -158,6 +166,18 @@ def _folder(c: Clause) -> str | None:
             i.used = True
             return i.value.rstrip("/")
     return None
+
+
+def _bare_folder(c: Clause) -> str | None:
+    """A plain word right after 'in' (or right before '里'), when it is the only one."""
+    pairs = list(zip(c.items, c.items[1:]))
+    found = [b for a, b in pairs if a.is_("mark", "in") and a.text.isascii() and b.role == "word"]
+    found += [a for a, b in pairs if b.is_("mark", "in") and not b.text.isascii() and a.role == "word"]
+    found = [i for i in found if not i.used]
+    if len(found) != 1:
+        return None
+    found[0].used = True
+    return found[0].value
 
 
 def chat(c: Clause, parts: list[Part]) -> Part | None:
@@ -325,9 +345,8 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
         return _by_name(name)
     if not (c.take_all("noun", "file") or exts or verb or folder or c.find("here")):
         return None
-    after_in = [i for n, i in enumerate(c.items[1:], 1) if c.items[n - 1].is_("mark", "in") and i.role == "word" and not i.used]
-    if folder is None and len(after_in) == 1:  # 'list the files in src': a folder, or none there
-        folder, after_in[0].used = after_in[0].value, True
+    if folder is None:  # 'list the files in src', '列出 docs 里的文件': a folder, or none there
+        folder = _bare_folder(c)
     c.take_all("here")
     c.take_all("mark", "in")
     c.take_all("noun", "folder")
@@ -379,7 +398,7 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
             term = term[:-1]  # 'how many TODOs': each TODO
         return Part("count", {"unit": "matches", "paths": paths, "term": term})
     exts = _exts(c)
-    folder = _folder(c)
+    folder = _folder(c) or _bare_folder(c)
     if not c.take_all("noun", "file") and not exts:
         return None
     c.take_all("here")

@@ -19,7 +19,7 @@ verb.search: appear | appears | mention | mentions | mentioned | contain | conta
 verb.search+mark.term: have the word | has the word | that have the word | with the word
 verb.define: defined | define | defines | declared
 verb.count: count | how many | number of | how much
-verb.create: create | make | new | touch | generate | build | write | put | save
+verb.create: create | make | touch | generate | build | write | put | save
 verb.add: add | insert
 verb.append: append | tack on
 verb.replace: replace | change | substitute | swap | fix | update | edit | modify | bump

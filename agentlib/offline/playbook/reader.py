@@ -108,7 +108,12 @@ def _shapes(text: str, offset: int) -> list[Item]:
 VOCAB = set(re.findall(r"[\u4e00-\u9fff]+", lexicon.ZH + lexicon.EN)) | set(lexicon.MATH)
 PHRASES = {**_table(lexicon.ZH), **_table(lexicon.EN)}
 LONGEST = max(len(key) for key in PHRASES)
-SPELLING = {w[0] for w in PHRASES if len(w) == 1 and len(w[0]) >= 4 and w[0].isalpha()}
+# a typo is fixed only into a word that does something: never into filler, which would hide it
+SPELLING = {
+    w[0]
+    for w, meaning in PHRASES.items()
+    if len(w) == 1 and len(w[0]) >= 4 and w[0].isalpha() and meaning[0][0] != "stop"
+}
 
 
 def _deletes(word: str) -> set[str]:

@@ -129,12 +129,14 @@ def files_into_folder(c: Clause, parts: list[Part]):
 def append(c: Clause, parts: list[Part]) -> Part | None:
     verb = c.take("verb", "append", "add")
     path = c.take_path() or (IT if c.take("mark", "it") else None)
-    c.take_all("mark", "end")
-    c.take_all("mark", "last")
-    c.take_all("noun", "line")
-    to = c.take("mark", "to")
-    c.take_all("mark", "in")
-    c.take_all("noun", "file")
+    # markers count only next to the name: '成' in '完成' is part of the text
+    for _ in range(2):
+        words = [i for i in c.items if i.role != "stop"]
+        for n, item in enumerate(words):
+            near = words[max(0, n - 1) : n] + words[n + 1 : n + 2]
+            beside = any(x.used and x.role in ("path", "mark", "verb", "noun") for x in near)
+            if item.role in ("mark", "noun") and item.value in ("end", "last", "to", "line", "file") and beside:
+                item.used = True
     text = _plain(c.literal(content=True), "description")
     if not (verb and path and text):
         return None
