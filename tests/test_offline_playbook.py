@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import subprocess
 import sys
@@ -371,7 +372,9 @@ def test_the_reader_never_raises_on_pieces_of_learner_prompts():
     prompts = [entry["p"] for entry in load(CORPUS) + load(HELD_OUT)]
     words = " ".join(prompts).split()
     pieces = [" ".join(words[i : i + n]) for n in (1, 2, 3, 5, 8) for i in range(0, len(words), 7)]
-    pairs = [f"{a}{join}{b}" for a, b in zip(prompts, prompts[1:]) for join in (", then ", "，然后")]
+    pairs = [
+        f"{a}{join}{b}" for a, b in itertools.pairwise(prompts) for join in (", then ", "，然后")
+    ]
     for prompt in prompts + pieces + pairs:
         found = parse(prompt)
         assert found.parts or found.unclear or found.danger, prompt

@@ -81,7 +81,9 @@ def _holds(act: Actions, zh: bool, path: str, exists: bool) -> plays.Play:
 
 def _not_done(zh: bool, path: str, exists: bool) -> str:
     if exists:
-        return tr(zh, f"{path} does not exist, so I did nothing.", f"{path} 不存在，所以我什么都没做。")
+        return tr(
+            zh, f"{path} does not exist, so I did nothing.", f"{path} 不存在，所以我什么都没做。"
+        )
     return tr(
         zh, f"{path} already exists, so I left it as it is.", f"{path} 已经存在，所以我没有动它。"
     )
@@ -116,11 +118,18 @@ class Playbook:
                 tr(
                     parsed.chinese,
                     f"I am the offline model. I know this task, but I need a {missing} tool for "
-                    + (f"it and this request offers {tools}." if tools else "it, and this request "
-                       "offers no tools: send it with tools=[...] that include one."),
+                    + (
+                        f"it and this request offers {tools}."
+                        if tools
+                        else "it, and this request "
+                        "offers no tools: send it with tools=[...] that include one."
+                    ),
                     f"我是离线模型。这个任务我会做，但需要 {missing} 工具，"
-                    + (f"而这次请求只提供了 {tools}。" if tools else "而这次请求没有提供任何工具："
-                       "请在 tools=[...] 里加上一个。"),
+                    + (
+                        f"而这次请求只提供了 {tools}。"
+                        if tools
+                        else "而这次请求没有提供任何工具：请在 tools=[...] 里加上一个。"
+                    ),
                 )
             )
 

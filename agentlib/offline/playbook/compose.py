@@ -9,9 +9,13 @@ content word of every clause was used: otherwise the leftover words are what it 
 
 from __future__ import annotations
 
+import itertools
+
 from agentlib.offline.playbook import frames, writeframes
-from agentlib.offline.playbook.frames import IT, MUTATING, Clause, _content, _exts
+from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause, _exts, _folder
+from agentlib.offline.playbook.lexicon import RUNNERS, SHELL
 from agentlib.offline.playbook.reader import Item, Part
+from agentlib.offline.playbook.writeframes import _content
 
 FILTERED = {"list", "search", "count"}
 # when a clause has several verbs, the most specific one says what it is
@@ -21,7 +25,7 @@ FLAGS = ("guard", "norun", "verify", "report")
 WHEN = {"run", "create", "show", "delete", "append"}  # the parts a condition can guard
 
 
-def _set(key: str, value: object, kinds: tuple[str, ...]) -> frames.Change:
+def _set(key: str, value: object, kinds: tuple[str, ...]) -> Change:
     def change(part: Part) -> bool:
         if part.kind not in kinds:
             return False
@@ -31,10 +35,10 @@ def _set(key: str, value: object, kinds: tuple[str, ...]) -> frames.Change:
     return change
 
 
-def modifier(c: Clause, parts: list[Part]) -> frames.Change | Part | None:
+def modifier(c: Clause, parts: list[Part]) -> Change | Part | None:
     """A clause that only adds to the part before it."""
     if c.find("verb") is None and not c.paths() and parts and parts[-1].kind == "create":
-        c.take_all("mark", "it")
+        c.drop("mark.it")
         what = _content(c)
         if what is not None:
             return lambda part: part.kind == "create" and _fill(part, what)
@@ -43,23 +47,21 @@ def modifier(c: Clause, parts: list[Part]) -> frames.Change | Part | None:
 
 def _fill(part: Part, what: dict) -> bool:
     p = part.params
-    if len(p["paths"]) != 1 or p.get("content") != "" and "prints" not in what:
+    if len(p["paths"]) != 1 or (p.get("content") != "" and "prints" not in what):
         return False
     p.pop("content", None)
     p.update(what)
-    if "prints" in what and p["paths"][0].rpartition(".")[2].lower() not in frames.RUNNERS:
+    if "prints" in what and p["paths"][0].rpartition(".")[2].lower() not in RUNNERS:
         return False
     return True
 
 
-def renamed(c: Clause, parts: list[Part]) -> frames.Change | None:
+def renamed(c: Clause, parts: list[Part]) -> Change | None:
     """'call it ideas.md', '命名为 x.py', '应该是 b.txt': a new name for the part before."""
     if c.find("verb", "create", "delete", "run", "show", "list", "copy", "move"):
         return None
     marker = c.take("mark", "name") or c.take("mark", "should") or c.take("verb", "rename")
-    c.take_all("mark", "to")
-    c.take_all("noun", "file")
-    c.take_all("mark", "it")
+    c.drop("mark.to", "noun.file", "mark.it")
     path = c.take_path()
     if not (marker and path) or not parts:
         return None
@@ -79,10 +81,10 @@ def renamed(c: Clause, parts: list[Part]) -> frames.Change | None:
     return change
 
 
-def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | frames.Change | None:
+def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
     """The frame of one clause: the first intent whose slots it fills."""
     words = c.left()
-    if words and words[0].role == "word" and words[0].value.lower() in frames.SHELL:
+    if words and words[0].role == "word" and words[0].value.lower() in SHELL:
         return writeframes.run(c, parts)  # 'echo hello', 'python3 square.py 5'
     for read in (modifier, frames.chat, frames.math, frames.fact):
         if (made := read(c, parts)) is not None:
@@ -97,7 +99,7 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | frames.Change | 
         return frames.search(c, parts)  # 'find the word bank in notes.txt'
     if c.find("mark", "exists") and not verbs and c.paths(ext_only=True):
         c.take_all("mark", "exists")  # 'is there a file called setup.py?', 'does main.py exist?'
-        c.take_all("mark", "name")
+        c.drop("mark.name")
         return frames.find_name(c)
     if "count" in verbs:
         return frames.count(c, parts)
@@ -108,18 +110,25 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | frames.Change | 
             return made
     printed = c.find("verb", "show")
     named = c.paths(ext_only=True)
-    if printed and named and printed.text.lower() in ("print", "output", "prints", "outputs") and not c.find("verb", "create"):
+    if (
+        printed
+        and named
+        and printed.text.lower() in ("print", "output", "prints", "outputs")
+        and not c.find("verb", "create")
+    ):
         if c.items.index(printed) > c.items.index(named[0]):  # 'what does a.py print?'
             printed.used = True
             return writeframes.run(c, parts)
     first = verbs[0] if verbs else None
     if first in ("show", "tell") and (c.paths(ext_only=True) or c.find("mark", "it")):
         return frames.show(c, parts)
-    if first in ("show", "list", "find", "tell") or first is None and (
-        c.find("noun", "file") or c.find("noun", "folder") or c.find("here")
+    if first in ("show", "list", "find", "tell") or (
+        first is None and (c.find("noun", "file") or c.find("noun", "folder") or c.find("here"))
     ):
         return frames.listing(c, parts)
-    if first in ("add", "create") and (c.find("mark", "end") or c.find("mark", "to") and first == "add"):
+    if first in ("add", "create") and (
+        c.find("mark", "end") or (c.find("mark", "to") and first == "add")
+    ):
         return writeframes.append(c, parts)
     if first == "rename" and (c.find("mark", "in") or len(c.paths(ext_only=True)) < 2):
         return writeframes.replace(c, parts)
@@ -139,11 +148,16 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | frames.Change | 
     return renamed(c, parts)
 
 
-def docstring(c: Clause, parts: list[Part]) -> Part | frames.Change | None:
+def docstring(c: Clause, parts: list[Part]) -> Part | Change | None:
     path = c.take_path()
-    for role, value in (("noun", "docstring"), ("noun", "function"), ("mark", "to"), ("mark", "in")):
+    for role, value in (
+        ("noun", "docstring"),
+        ("noun", "function"),
+        ("mark", "to"),
+        ("mark", "in"),
+    ):
         c.take_all(role, value)
-    c.take_all("verb", "replace", "add", "create")
+    c.drop("verb.replace", "verb.add", "verb.create")
     if path:
         return Part("docstring", {"path": path})
 
@@ -164,17 +178,16 @@ def _exclusion(c: Clause) -> dict | None:
     marker.used = True
     at = c.items.index(marker)
     tail = Clause(c.items[at + 1 :], c.text, c.quoted)
-    c.items = c.items[:at] + [Item("stop", "", 0, 0, "")]
+    c.items = [*c.items[:at], Item("stop", "", 0, 0, "")]
     exts = _exts(tail)
     names = []
     while path := tail.take_path():
         names.append(path)
-    folder = frames._folder(tail)
+    folder = _folder(tail)
     bare = [i for i in tail.items if i.role == "word" and not i.used]
     if folder is None and len(bare) == 1 and tail.take_all("mark", "in"):
         folder, bare[0].used = bare[0].value, True  # 'but not in tests'
-    tail.take_all("noun", "file")
-    tail.take_all("noun", "folder")
+    tail.drop("noun.file", "noun.folder")
     if tail.left() or not (exts or names or folder):
         return {"bad": " ".join(i.text for i in tail.left()) or marker.text}
     return {"not_ext": exts, "skip": names + ([folder] if folder else [])}
@@ -207,7 +220,7 @@ def _filter(part: Part, rule: dict) -> bool:
 NEGATIVE = ("n't", "not", "missing", "不", "没")
 
 
-def _condition(c: Clause) -> tuple[str, bool] | None | str:
+def _condition(c: Clause) -> tuple[str, bool] | str | None:
     """Cut 'if there's a setup.py' / '如果 hello.txt 不存在' off the clause: (path, exists).
 
     "otherwise (just) tell me" is what it does anyway when a condition fails: it is taken as
@@ -235,14 +248,16 @@ def _condition(c: Clause) -> tuple[str, bool] | None | str:
     cond = Clause(span, c.text, c.quoted)
     path = cond.take_path() or (IT if cond.take("mark", "it") else None)
     exists = cond.take_all("mark", "exists")
-    cond.take_all("noun", "file")
+    cond.drop("noun.file")
     if path is None or cond.left():
         return None
     wanted = not any(any(n in e.text.lower() for n in NEGATIVE) for e in exists)
     return path, wanted
 
 
-def build(clauses: list[list[Item]], text: str, quoted: list[str], earlier) -> tuple[list[Part], str | None]:
+def build(
+    clauses: list[list[Item]], text: str, quoted: list[str], earlier
+) -> tuple[list[Part], str | None]:
     parts: list[Part] = []
     correcting, pending, when = False, None, None
     for items in clauses:
@@ -253,7 +268,9 @@ def build(clauses: list[list[Item]], text: str, quoted: list[str], earlier) -> t
         if cond == "else" and parts and parts[-1].when:
             continue
         if isinstance(cond, tuple):
-            after = any(i.text.lower() == "only if" for i in items) or not c.items[0].is_("mark", "if")
+            after = any(i.text.lower() == "only if" for i in items) or not c.items[0].is_(
+                "mark", "if"
+            )
             if not c.left() and after and parts and parts[-1].kind in WHEN and not parts[-1].when:
                 parts[-1].when = cond  # 'create hello.txt, but only if it doesn't exist'
                 continue
@@ -288,7 +305,10 @@ def build(clauses: list[list[Item]], text: str, quoted: list[str], earlier) -> t
         )
         left = c.left()
         if made is None or left:
-            words = "".join((" " if n and left[n - 1].end != i.start else "") + i.text for n, i in enumerate(left))
+            words = "".join(
+                (" " if n and left[n - 1].end != i.start else "") + i.text
+                for n, i in enumerate(left)
+            )
             return parts, c.unquote(words) or c.unquote(text[items[0].start : items[-1].end])
         new = []
         if callable(made):
@@ -301,7 +321,10 @@ def build(clauses: list[list[Item]], text: str, quoted: list[str], earlier) -> t
             if correcting and parts and new[0].kind == parts[-1].kind:
                 old = parts.pop()
                 if IT in (new[0].params.get("paths") or [new[0].params.get("path")]):
-                    new[0].params = {**old.params, **{k: v for k, v in new[0].params.items() if k not in ("path", "paths")}}
+                    new[0].params = {
+                        **old.params,
+                        **{k: v for k, v in new[0].params.items() if k not in ("path", "paths")},
+                    }
             parts += new
         if rule and parts and parts[-1].kind != "delete_except" and not _filter(parts[-1], rule):
             return parts, "except"
@@ -351,9 +374,11 @@ def _check(parts: list[Part], earlier) -> str | None:
         if any(n.startswith(("/", "~")) or ".." in n.split("/") for n in names):
             return names[0]
         last = (names or [last])[-1] if part.kind != "move" else part.params["dest"]
-    for before, after in zip(parts, parts[1:]):
+    for before, after in itertools.pairwise(parts):
         if after.kind == "run" and before.kind == "create" and before.params.get("run"):
-            if after.params.get("path") == before.params["paths"][0] and not after.params.get("args"):
+            if after.params.get("path") == before.params["paths"][0] and not after.params.get(
+                "args"
+            ):
                 parts.remove(after)  # 'create hello.py that prints hi and run it': it runs once
     if any(p.kind == "guard" for p in parts) and any(p.kind in MUTATING for p in parts):
         return "don't change anything"

@@ -9,6 +9,7 @@ from typing import Any
 
 from agentlib.offline.playbook.actions import Act, Actions, failed, quote, tr
 from agentlib.offline.playbook.plays import Play, _count, _read_failed
+
 NOTES = ("no files", "(", "...", "[exit code", "no such file")
 
 
@@ -86,9 +87,15 @@ def list_files(act: Actions, zh: bool, **p: Any) -> Play:
 def count(act: Actions, zh: bool, unit: str, paths: list[str] | None = None, **p: Any) -> Play:
     """Count lines, words or a word's occurrences in files, or files themselves (a listing)."""
     if unit == "matches":
-        shown = yield Act([act.read(paths[0])], tr(zh, f"I'll read {paths[0]}.", f"我来读取 {paths[0]}。"))
+        shown = yield Act(
+            [act.read(paths[0])], tr(zh, f"I'll read {paths[0]}.", f"我来读取 {paths[0]}。")
+        )
         if _read_failed(act, shown):
-            return tr(zh, f"I could not read {paths[0]}. The tool said:", f"没能读取 {paths[0]}。工具输出：") + quote(shown.text)
+            return tr(
+                zh,
+                f"I could not read {paths[0]}. The tool said:",
+                f"没能读取 {paths[0]}。工具输出：",
+            ) + quote(shown.text)
         n = shown.text.lower().count(p["term"].lower())
         return tr(
             zh,
@@ -169,7 +176,11 @@ def search(act: Actions, zh: bool, text: str, imports: bool, **p: Any) -> Play:
         return tr(zh, f"No files {verb}.", f"没有文件{verb}。") + quote(out.text)
     if zh:
         return f"{len(found)} 个文件{verb}：" + "、".join(found)
-    verb = verb if len(found) != 1 else verb.replace("import ", "imports ", 1).replace("contain ", "contains ", 1)
+    verb = (
+        verb
+        if len(found) != 1
+        else verb.replace("import ", "imports ", 1).replace("contain ", "contains ", 1)
+    )
     return f"{_count(len(found), 'file')} {verb}:\n" + "\n".join(f"  - {name}" for name in found)
 
 
@@ -260,9 +271,7 @@ def delete_ext(act: Actions, zh: bool, folder: str, ext: list[str]) -> Play:
             out.text
         )
     if not _paths(out.text):
-        return tr(
-            zh, f"There were no .{ext[0]} files to delete.", f"没有 .{ext[0]} 文件可删。"
-        )
+        return tr(zh, f"There were no .{ext[0]} files to delete.", f"没有 .{ext[0]} 文件可删。")
     return tr(zh, "Deleted these files:", "已删除这些文件：") + quote(out.text)
 
 
@@ -285,16 +294,28 @@ LISTING = "find . -type f -not -path './.git/*' -printf '%s\\t%T@\\t%P\\n'"
 
 def pick(act: Actions, zh: bool, by: str) -> Play:
     """The biggest, smallest, newest or oldest file, or the empty ones, from a real listing."""
-    out = yield Act([act.run(LISTING)], tr(zh, "I'll list the files with their sizes and times.", "我来列出文件的大小和修改时间。"))
+    out = yield Act(
+        [act.run(LISTING)],
+        tr(zh, "I'll list the files with their sizes and times.", "我来列出文件的大小和修改时间。"),
+    )
     rows = [line.split("\t") for line in out.text.splitlines() if line.count("\t") == 2]
     if failed(out) or not rows:
-        return tr(zh, "I found no files. The tool said:", "没有找到文件。工具输出：") + quote(out.text)
+        return tr(zh, "I found no files. The tool said:", "没有找到文件。工具输出：") + quote(
+            out.text
+        )
     if by == "empty":
         empty = [name for size, _, name in rows if size == "0"]
         if not empty:
             return tr(zh, "No file here is empty.", "这里没有空文件。")
-        return tr(zh, f"{_count(len(empty), 'empty file')}: ", f"{len(empty)} 个空文件：") + ", ".join(empty)
-    key, most = {"size_max": (0, max), "size_min": (0, min), "mtime_max": (1, max), "mtime_min": (1, min)}[by]
+        return tr(
+            zh, f"{_count(len(empty), 'empty file')}: ", f"{len(empty)} 个空文件："
+        ) + ", ".join(empty)
+    key, most = {
+        "size_max": (0, max),
+        "size_min": (0, min),
+        "mtime_max": (1, max),
+        "mtime_min": (1, min),
+    }[by]
     size, _, name = most(rows, key=lambda row: float(row[key]))
     what = {
         "size_max": ("the biggest file", "最大的文件"), "size_min": ("the smallest file", "最小的文件"),
@@ -309,7 +330,11 @@ def total(act: Actions, zh: bool, path: str) -> Play:
     shown = yield Act([act.read(path)], tr(zh, f"I'll read {path}.", f"我来读取 {path}。"))
     numbers = re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", shown.text)
     if shown.is_error or not numbers:
-        return tr(zh, f"I found no numbers in {path}. The tool said:", f"{path} 里没有找到数字。工具输出：") + quote(shown.text)
+        return tr(
+            zh,
+            f"I found no numbers in {path}. The tool said:",
+            f"{path} 里没有找到数字。工具输出：",
+        ) + quote(shown.text)
     value = sum(float(n) for n in numbers)
     value = int(value) if value.is_integer() else round(value, 10)
     return tr(
@@ -321,7 +346,10 @@ def total(act: Actions, zh: bool, path: str) -> Play:
 
 def delete_except(act: Actions, zh: bool, keep: list[str], folder: str) -> Play:
     """Delete every file but the ones named (listed first, then removed by name)."""
-    out = yield Act([act.run("find . -type f -not -path './.git/*' | sort")], tr(zh, "I'll list the files first.", "我先列出所有文件。"))
+    out = yield Act(
+        [act.run("find . -type f -not -path './.git/*' | sort")],
+        tr(zh, "I'll list the files first.", "我先列出所有文件。"),
+    )
     found = [path for path in _paths(out.text) if path not in keep]
     missing = [k for k in keep if k not in _paths(out.text)]
     if failed(out) or missing:

@@ -230,11 +230,26 @@ MATH = {
 }  # fmt: skip
 
 # commands typed out as they are: run verbatim (after the danger check)
-SHELL = {"ls", "pwd", "echo", "head", "tail", "wc", "date", "whoami", "uname", "tree", "du", "df", "python3", "python", "node"}
+SHELL = {
+    "ls",
+    "pwd",
+    "echo",
+    "head",
+    "tail",
+    "wc",
+    "date",
+    "whoami",
+    "uname",
+    "tree",
+    "du",
+    "df",
+    "python3",
+    "python",
+    "node",
+}
 
 # what each kind of script is run with: the only kinds it writes or runs
 RUNNERS = {"py": "python3", "js": "node", "sh": "bash"}
 
 # files whose 'key to value' is a setting, not text: only quoted text is replaced in them
 CONFIG_FILES = ("json", "yaml", "yml", "toml", "ini", "cfg", "env", "conf")
-

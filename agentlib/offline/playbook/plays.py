@@ -134,7 +134,9 @@ def show(
         if tail
         else tr(zh, f"line {lines[0]} of {path}", f"{path} 的第 {lines[0]} 行")
         if lines and lines[0] == lines[1]
-        else tr(zh, f"lines {lines[0]}-{lines[1]} of {path}", f"{path} 的第 {lines[0]}-{lines[1]} 行")
+        else tr(
+            zh, f"lines {lines[0]}-{lines[1]} of {path}", f"{path} 的第 {lines[0]}-{lines[1]} 行"
+        )
         if lines
         else tr(zh, f"the lines of {path} that contain {grep!r}", f"{path} 里包含 {grep!r} 的行")
         if grep

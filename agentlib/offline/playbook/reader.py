@@ -162,7 +162,9 @@ def classify(text: str, typos: bool = False) -> list[Item]:
                 break
         else:
             t = tokens[i]
-            items.append(Item("word" if t.role == "cjk" else t.role, t.text, t.start, t.end, t.text))
+            items.append(
+                Item("word" if t.role == "cjk" else t.role, t.text, t.start, t.end, t.text)
+            )
             i += 1
     return items
 
@@ -200,11 +202,13 @@ def split(items: list[Item]) -> list[list[Item]]:
         new_frame = after is not None and (
             after.role in FRAME_START or (after.role == "mark" and after.value in MODIFIER_START)
         )
-        if it.role == "op" and (it.value in HARD or it.value == "." and after is not None):
+        if it.role == "op" and (it.value in HARD or (it.value == "." and after is not None)):
             clauses.append([])
         elif it.role == "op" and it.value in ",，" and (new_frame or it.value == "，"):
             clauses.append([])
-        elif it.is_("mark", "then") and (it.text.lower() not in ("and", "also", "并", "同时") or new_frame):
+        elif it.is_("mark", "then") and (
+            it.text.lower() not in ("and", "also", "并", "同时") or new_frame
+        ):
             clauses.append([])
         elif it.is_("mark", "correct"):
             clauses.append([it])

@@ -6,31 +6,21 @@ list of Parts, a Change to the last part, or None when its slots are not all fil
 
 from __future__ import annotations
 
+import ast
 import re
 
-from agentlib.offline.playbook.frames import (
-    IT,
-    CONFIG_FILES,
-    Clause,
-    _content,
-    _exts,
-    _folder,
-    _number,
-    _plain,
-    _quoted,
-)
-from agentlib.offline.playbook.lexicon import RUNNERS, SHELL
+from agentlib.offline.playbook.clause import IT, Clause, _exts, _folder, _number, _plain, _quoted
+from agentlib.offline.playbook.lexicon import CONFIG_FILES, RUNNERS, SHELL
 from agentlib.offline.playbook.reader import Part
 
 
 def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
-    c.take_all("verb", "create", "add")
+    c.drop("verb.create", "verb.add")
     if c.find("noun", "folder") and not c.find("mark", "in_it"):
         return _mkdir(c)
     inside = c.take("mark", "in_it") or c.take("mark", "in")
     paths = c.take_paths()
-    c.take_all("noun", "file")
-    c.take_all("mark", "name")
+    c.drop("noun.file", "mark.name")
     if not paths and c.take("mark", "it"):
         paths = [IT]  # 'no wait, make it print bye'
     if not paths and inside and inside.value == "in_it" and parts and parts[-1].kind == "create":
@@ -47,7 +37,10 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     number = c.find("num")
     if not paths:
         return None
-    asked = [c.find(r, v) for r, v in (("mark", "prints"), ("mark", "content"), ("mark", "with"), ("verb", "show"))]
+    asked = [
+        c.find(r, v)
+        for r, v in (("mark", "prints"), ("mark", "content"), ("mark", "with"), ("verb", "show"))
+    ]
     what = _content(c)
     if what is None and any(asked):
         return None  # it was told what to write, and that is not text it can take as it is
@@ -75,9 +68,9 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
 def _mkdir(c: Clause) -> Part | list[Part] | None:
     named = c.take("mark", "name")
     after = c.items[c.items.index(named) + 1 : c.items.index(named) + 2] if named else []
-    if after and (after[0].role == "verb" or after[0].role == "word" and not after[0].used):
+    if after and (after[0].role == "verb" or (after[0].role == "word" and not after[0].used)):
         after[0].used = True  # 'a directory named build': any word can be a name
-        c.take_all("noun", "folder")
+        c.drop("noun.folder")
         return _fill_folder(c, after[0].text)
     names = [c.take_path() or ""] if c.paths() and not c.find("noun", "folder") else []
     folder = _folder(c) or (names[0] if names else None)
@@ -88,7 +81,7 @@ def _mkdir(c: Clause) -> Part | list[Part] | None:
             word.used = True
     if not folder:
         return None
-    c.take_all("noun", "folder")
+    c.drop("noun.folder")
     return _fill_folder(c, folder)
 
 
@@ -96,13 +89,13 @@ def _fill_folder(c: Clause, folder: str) -> Part | list[Part] | None:
     made = Part("mkdir", {"paths": [folder], "files": 0})
     c.take("mark", "with")
     if c.find("noun", "file") and c.find("num"):
-        c.take_all("noun", "file")
+        c.drop("noun.file")
         made.params["files"] = min(20, max(1, _number(c) or 3))
         return made
     inner = c.take_path()
     if not inner:
         return made
-    c.take_all("mark", "in_it")
+    c.drop("mark.in_it")
     what = _content(c) or {"content": ""}
     return [made, Part("create", {"paths": [f"{folder}/{inner}"], **what})]
 
@@ -111,10 +104,7 @@ def files_into_folder(c: Clause, parts: list[Part]):
     """'and write 3 files in it' after a new folder."""
     if not (parts and parts[-1].kind == "mkdir" and c.find("num") and c.find("noun", "file")):
         return None
-    c.take_all("verb", "create", "add")
-    c.take_all("mark", "content")
-    c.take_all("mark", "in_it")
-    c.take_all("noun", "file")
+    c.drop("verb.create", "verb.add", "mark.content", "mark.in_it", "noun.file")
     files = min(20, max(1, _number(c) or 3))
 
     def change(part: Part) -> bool:
@@ -135,7 +125,11 @@ def append(c: Clause, parts: list[Part]) -> Part | None:
         for n, item in enumerate(words):
             near = words[max(0, n - 1) : n] + words[n + 1 : n + 2]
             beside = any(x.used and x.role in ("path", "mark", "verb", "noun") for x in near)
-            if item.role in ("mark", "noun") and item.value in ("end", "last", "to", "line", "file") and beside:
+            if (
+                item.role in ("mark", "noun")
+                and item.value in ("end", "last", "to", "line", "file")
+                and beside
+            ):
                 item.used = True
     text = _plain(c.literal(content=True), "description")
     if not (verb and path and text):
@@ -148,9 +142,14 @@ def replace(c: Clause, parts: list[Part]) -> Part | None:
     verbs = c.take_all("verb", "replace", "rename")
     verb = verbs[0] if verbs else None
     path = c.take_path()
-    if path is None and parts and parts[-1].kind == "replace" and parts[-1].params.get("old") is None:
+    if (
+        path is None
+        and parts
+        and parts[-1].kind == "replace"
+        and parts[-1].params.get("old") is None
+    ):
         path = parts[-1].params["path"]
-    c.take_all("noun", "typo")
+    c.drop("noun.typo")
     symbol = bool(c.take_all("noun", "function") + c.take_all("mark", "term"))
     symbol = symbol or (verb is not None and verb.value == "rename")
     marker = c.take("mark", "to") or c.take("mark", "with") or c.take("mark", "should")
@@ -182,16 +181,14 @@ def transfer(c: Clause, parts: list[Part]) -> Part | None:
     if named and into_word and c.items.index(named[0]) < c.items.index(into_word):
         return None  # 'move a.txt and b.txt into docs': more than one thing to move
     dest = folder or c.take_path()
-    c.take_all("mark", "in")
-    c.take_all("mark", "in_it")
-    c.take_all("noun", "file")
+    c.drop("mark.in", "mark.in_it", "noun.file")
     if not src or not kind:
         return None
     if dest is None and kind == "copy" and not into_word:
         return Part("copy", {"src": src, "dest": None, "into": False})
     if dest is None:
         word = c.find("word")
-        if word is None or kind == "move" and verb.value == "rename" and "." not in word.value:
+        if word is None or (kind == "move" and verb.value == "rename" and "." not in word.value):
             return None
         return None
     into = folder is not None or (verb.value == "move" and "." not in dest.rpartition("/")[2])
@@ -206,8 +203,7 @@ def delete(c: Clause, parts: list[Part], keep: list[str] = ()) -> Part | None:
     if c.find("mark", "it") and not paths:
         c.take("mark", "it")
         paths = [IT]
-    c.take_all("mark", "in")
-    c.take_all("here")
+    c.drop("mark.in", "here")
     files = c.take_all("noun", "file")
     if keep and not paths and not exts:
         return Part("delete_except", {"keep": list(keep), "folder": folder or "."})
@@ -250,9 +246,7 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
         for i in near:
             if i.role in ("num", "word", "quote"):
                 i.used = True
-    c.take_all("verb", "tell")
-    c.take_all("mark", "report")
-    c.take_all("mark", "in")
+    c.drop("verb.tell", "mark.report", "mark.in")
     if path is None and script is None:
         return None
     if path and path != IT and path.rpartition(".")[2].lower() not in RUNNERS:
@@ -260,3 +254,75 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
     if runner and (not path or path.rpartition(".")[2].lower() != runner.value):
         return None
     return Part("run", {"path": path, "args": [c.unquote(a) for a in args]})
+
+
+def _content(c: Clause) -> dict | None:
+    """What a new file holds: printed text, given text, a function, or nothing."""
+    if mark := c.take("mark", "prints") or c.take("verb", "show"):
+        text = _plain(c.literal(after=mark, content=True), "behaviour")
+        return {"prints": text, "run": True} if text else None
+    func = next((i for i in c.items if i.role == "func" and not i.used), None)
+    if func:
+        func.used = True
+        c.drop("noun.function", "mark.with", "mark.in_it")
+        c.take_all("mark", "content")  # '里面写一个 greet(name) 函数'
+        name, _, args = func.value.partition("(")
+        args = [a.strip() for a in args.rstrip(")").split(",") if a.strip()]
+        returns = c.take("mark", "returns")
+        body = _body(name, args, c.literal(after=returns) if returns else None)
+        if (returns and body is None) or not all(a.isidentifier() for a in args):
+            return None
+        return {"function": name, "args": args, "body": body}
+    if c.take("mark", "empty") or c.take("mark", "keep_empty"):
+        return {"content": ""}
+    mark = c.take("mark", "content") or c.take("mark", "with")
+    if not mark:
+        return None
+    strict = "description" if mark.value == "with" else "hedge"
+    c.drop("mark.in_it")
+    lines = c.find("noun", "line")
+    wanted = None
+    if lines:
+        lines.used = True
+        wanted = _number(c)
+    text = _plain(c.literal(after=mark, content=True), strict)
+    if text is None:
+        return None
+    if wanted:
+        pieces = [p.strip() for p in re.split(r",|、|，|\band\b|和", text) if p.strip()]
+        if len(pieces) != wanted:
+            return None
+        text = "\n".join(pieces)
+    return {"content": text + "\n"}
+
+
+FUNCTION_BODIES = {
+    ("greet", "hello", "say_hello", "greeting"): 'f"Hello, {%s}!"',
+    ("add", "sum", "plus", "add_numbers"): "%s + %s",
+    ("subtract", "sub", "minus"): "%s - %s",
+    ("multiply", "mul", "times", "product"): "%s * %s",
+    ("divide", "div"): "%s / %s",
+    ("square",): "%s * %s",
+    ("double",): "%s * 2",
+}
+
+
+def _body(name: str, args: list[str], returns: str | None) -> str | None:
+    """The expression the function returns: the one asked for, or the obvious one for its name."""
+    if returns:
+        try:
+            tree = ast.parse(returns, mode="eval").body
+        except SyntaxError:
+            return None
+        allowed = (ast.BinOp, ast.Name, ast.Constant, ast.operator, ast.Load, ast.UnaryOp)
+        names_ok = all(not isinstance(n, ast.Name) or n.id in args for n in ast.walk(tree))
+        return (
+            ast.unparse(tree)
+            if names_ok and all(isinstance(n, allowed) for n in ast.walk(tree))
+            else None
+        )
+    for known, body in FUNCTION_BODIES.items():
+        if name.lower() in known and args and body.count("%s") <= max(len(args), 1):
+            fill = args if body.count("%s") == len(args) else [args[0]] * body.count("%s")
+            return body % tuple(fill)
+    return None

@@ -12,8 +12,8 @@ from typing import Any
 
 from agentlib.offline.playbook import fileplays
 from agentlib.offline.playbook.actions import Act, Actions, failed, quote, tr
-from agentlib.offline.playbook.plays import Play
 from agentlib.offline.playbook.lexicon import RUNNERS
+from agentlib.offline.playbook.plays import Play
 
 
 def mkdir(act: Actions, zh: bool, paths: list[str], files: int) -> Play:
@@ -217,7 +217,7 @@ def append(act: Actions, zh: bool, path: str, text: str) -> Play:
     # the file must be there: appending to a name that names nothing would create it
     command = (
         f'[ -f {target} ] || {{ echo "error: {path} does not exist"; exit 1; }}; '
-        f"[ -s {target} ] && [ -n \"$(tail -c1 {target})\" ] && echo >> {target}; "
+        f'[ -s {target} ] && [ -n "$(tail -c1 {target})" ] && echo >> {target}; '
         f"printf '%s\\n' {shlex.quote(text)} >> {target} && tail -n 3 {target}"
     )
     out = yield Act(
