@@ -11,7 +11,7 @@ import pytest
 
 from agentlib import Workspace, agent_loop, s01_tools, s02_tools
 from agentlib.offline import OFFLINE_MODEL, Fallback, Script, offline_client, say
-from agentlib.offline.fallback import DECLINED
+from agentlib.offline.fallback import is_decline
 from agentlib.offline.playbook import Playbook
 from agentlib.offline.playbook.reader import read as parse
 
@@ -207,8 +207,8 @@ def test_history_not_made_by_the_play_is_left_to_the_next_policy():
     tools = [{"name": name, "input_schema": {"type": "object"}} for name in ("bash", "write_file")]
     client, model = offline_client(Playbook(), Fallback())
     message = client.messages.create(model=model, max_tokens=900, messages=history, tools=tools)
-    assert message.content[0].text.startswith(DECLINED[0])
-    assert "the tool calls in this history are not mine" in message.content[0].text
+    assert is_decline(message.content[0].text)
+    assert "These tool calls are not mine" in message.content[0].text
 
 
 @pytest.mark.parametrize(
@@ -318,7 +318,7 @@ def test_a_condition_is_checked_in_the_workspace_first(ws, prompt, files, answer
 )
 def test_decline_names_the_leftover_words_in_the_prompts_language(ws, prompt, words):
     (answer,), state = run(ws, s02_tools, prompt)
-    assert answer.startswith(DECLINED)
+    assert is_decline(answer)
     assert tools_used(state) == []
     assert ("离线模型" in answer) == (not prompt.isascii())
     assert words in answer and len(answer) <= 300
@@ -329,7 +329,7 @@ def test_a_dangerous_request_is_declined_as_dangerous_without_a_tool(ws, prompt)
     (answer,), state = run(ws, s02_tools, prompt)
     assert tools_used(state) == []
     assert "dangerous" in answer or "危险" in answer
-    assert "ANTHROPIC_API_KEY" not in answer and not answer.startswith(DECLINED)
+    assert "ANTHROPIC_API_KEY" not in answer and not is_decline(answer)
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentlib.messages import content_blocks
 from agentlib.offline.conversation import last_prompt, offered_tools
 from agentlib.offline.playbook.context import advice, context_of
 from agentlib.offline.playbook.reader import read
@@ -11,7 +12,26 @@ from agentlib.offline.script import Reply, say
 
 DECLINED = ("I can't do this offline.", "这个请求离线模型做不了。")
 MAX_DECLINE = 300  # characters: what it could not do, one thing it can, how to go further
-EXAMPLE = ('I can, e.g., "list the Python files".', "我能做的例如：“列出所有 Python 文件”。")
+EXAMPLE = ('I can "list the files".', "我能做的例如：“列出所有文件”。")
+# ways to say it, longest first; the first whose words still fit in MAX_DECLINE is used
+FORMS = (
+    (
+        f"{DECLINED[0]} I am agentlib's offline model, not Claude, and did not understand: '{{}}'.",
+        f"{DECLINED[1]}我是 agentlib 的离线模型，不是 Claude，没能理解：“{{}}”。",
+    ),
+    (
+        "I am agentlib's offline model, not Claude. I can't do this offline: '{}'.",
+        f"{DECLINED[1]}离线模型没能理解：“{{}}”。",
+    ),
+    (f"{DECLINED[0]} The offline model did not understand: '{{}}'.", f"{DECLINED[1]}“{{}}”。"),
+)
+
+
+def is_decline(text: str) -> bool:
+    """Whether a reply is this fallback's decline (it says "I can't do this offline" up front)."""
+    return any(sentence in text[:80] for sentence in ("I can't do this offline", DECLINED[1]))
+
+
 DANGER = {
     "outside": ("it reaches outside the workspace", "它会访问工作区以外的地方"),
     "wipe": ("it would destroy files", "它会毁掉文件"),
@@ -40,21 +60,31 @@ class Fallback:
             )
         chapter = "s01" if offered_tools(request) == {"bash"} else "s02"
         go_live = advice(context_of(request), zh, chapter)
-        if not parsed.unclear:  # understood, but the history holds a run it did not make
-            return say(
-                f"{DECLINED[1]}我是离线模型：这段对话里的工具调用不是我做的，我没法接着做。请把这个请求作为新的对话重新发送。{go_live}"
-                if zh
-                else f"{DECLINED[0]} I am the offline model: the tool calls in this history are not "
-                f"mine, so I cannot go on from them. Send the request again in a new history. {go_live}"
+        if not parsed.unclear:  # understood, but the policies before it chose not to act
+            mine = any(
+                block.get("type") == "tool_use"
+                for message in request["messages"]
+                for block in content_blocks(message.get("content"))
             )
-        if zh:
-            head = f"{DECLINED[1]}我是离线模型，没能理解："
-            rest = f"。{EXAMPLE[1]}{go_live}"
-        else:
-            head = f"{DECLINED[0]} The offline model did not understand: "
-            rest = f". {EXAMPLE[0]} {go_live}"
-        room = max(20, MAX_DECLINE - len(head) - len(rest) - 2)
+            if mine:
+                return say(
+                    f"{DECLINED[1]}这段对话里的工具调用不是我做的：请在新的对话里重新提问。{go_live}"
+                    if zh
+                    else f"{DECLINED[0]} These tool calls are not mine: ask again in a new "
+                    f"history. {go_live}"
+                )
+            return say(
+                f"{DECLINED[1]}我是离线模型：这个客户端没有启用会做这件事的规则。{go_live}"
+                if zh
+                else f"{DECLINED[0]} I am the offline model, and this client has no playbook "
+                f"that acts on it. {go_live}"
+            )
         words = " ".join(parsed.unclear.split())
+        rest = f"{EXAMPLE[zh]}{go_live}" if zh else f" {EXAMPLE[zh]} {go_live}"
+        for form in FORMS:
+            room = MAX_DECLINE - len(form[zh].format("")) - len(rest)
+            if room >= min(len(words), 16):
+                break
         if len(words) > room:
-            words = words[: room - 1] + "…"
-        return say(f"{head}“{words}”{rest}" if zh else f"{head}'{words}'{rest}")
+            words = words[: max(room - 1, 1)] + "…"
+        return say(form[zh].format(words) + rest)
