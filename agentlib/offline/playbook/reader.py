@@ -23,7 +23,7 @@ QUOTES = {'"': '"', "“": "”", "‘": "’", "`": "`", "「": "」", "『": "
 TOKEN = re.compile(
     r"(?P<quote>\ue000\d+\ue000)"
     r"|(?P<func>[A-Za-z_]\w*\([\w\s,=]*\))"
-    r"|(?P<path>~?\.{0,2}/?(?:[\w-]+/)+[\w.-]*|(?<![\w.])\.?[\w-]*[A-Za-z_][\w-]*(?:\.[\w-]+)*\.[A-Za-z0-9]{1,8}(?![\w/])|(?<![\w.])\.[A-Za-z][\w-]*)"
+    r"|(?P<path>~?\.{0,2}/?(?:[\w-]+/)+[\w.-]*|(?<![\w.])\.?(?=[\w-]*[A-Za-z_])[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,8}(?![\w/])|(?<![\w.])\.[A-Za-z][\w-]*)"
     r"|(?P<num>\d+(?:\.\d+)?)"
     r"|(?P<word>[A-Za-z][A-Za-z0-9_']*(?:-[A-Za-z]+)*)"
     r"|(?P<cjk>[\u4e00-\u9fff]+)"
@@ -108,6 +108,7 @@ def _shapes(text: str, offset: int) -> list[Item]:
 VOCAB = set(re.findall(r"[\u4e00-\u9fff]+", lexicon.ZH + lexicon.EN)) | set(lexicon.MATH)
 PHRASES = {**_table(lexicon.ZH), **_table(lexicon.EN)}
 LONGEST = max(len(key) for key in PHRASES)
+FIRST_WORDS = {key[0] for key in PHRASES}  # a phrase is looked for only where one can start
 # a typo is fixed only into a word that does something: never into filler, which would hide it
 SPELLING = {
     w[0]
@@ -153,7 +154,10 @@ def classify(text: str, typos: bool = False) -> list[Item]:
     items: list[Item] = []
     i = 0
     while i < len(tokens):
-        for n in range(min(LONGEST, len(tokens) - i), 0, -1):
+        sizes = range(min(LONGEST, len(tokens) - i), 0, -1)
+        if tokens[i].text.lower() not in FIRST_WORDS:
+            sizes = range(0)
+        for n in sizes:
             key = tuple(t.text.lower() for t in tokens[i : i + n])
             if key in PHRASES and all(t.role in ("word", "cjk", "op") for t in tokens[i : i + n]):
                 start, end = tokens[i].start, tokens[i + n - 1].end
@@ -162,9 +166,7 @@ def classify(text: str, typos: bool = False) -> list[Item]:
                 break
         else:
             t = tokens[i]
-            items.append(
-                Item("word" if t.role == "cjk" else t.role, t.text, t.start, t.end, t.text)
-            )
+            items.append(Item("word" if t.role == "cjk" else t.role, t.text, t.start, t.end, t.text))
             i += 1
     return items
 
@@ -191,7 +193,7 @@ def protect_quotes(text: str) -> tuple[str, list[str]]:
 
 
 def _next_role(items: list[Item], at: int) -> Item | None:
-    return next((it for it in items[at:] if it.role != "stop"), None)
+    return next((items[n] for n in range(at, len(items)) if items[n].role != "stop"), None)
 
 
 def split(items: list[Item]) -> list[list[Item]]:
