@@ -166,7 +166,9 @@ def classify(text: str, typos: bool = False) -> list[Item]:
                 break
         else:
             t = tokens[i]
-            items.append(Item("word" if t.role == "cjk" else t.role, t.text, t.start, t.end, t.text))
+            items.append(
+                Item("word" if t.role == "cjk" else t.role, t.text, t.start, t.end, t.text)
+            )
             i += 1
     return items
 
