@@ -415,3 +415,27 @@ def test_the_reader_never_raises_on_pieces_of_learner_prompts():
 def test_words_that_name_nothing_never_become_slots(prompt, parts):
     found = Playbook().match(prompt)
     assert (None if found is None else [(p.kind, p.params) for p in found]) == parts
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "how many characters are in notes.txt",  # a unit, not a word to count
+        "how many functions does utils.py have",
+        "list all functions in utils.py",
+        "change line 2 of a.txt to hi",  # a place in the file, not a text to find
+        "git commit",  # asks to commit, not to show the last commit
+    ],
+)
+def test_a_kind_of_thing_is_not_taken_for_a_word_to_find(prompt):
+    assert Playbook().match(prompt) is None
+
+
+@pytest.mark.parametrize("prompt", ["ls ..", "ls /tmp", "cat /etc/passwd", "read ../secret.txt"])
+def test_a_path_outside_the_workspace_is_refused_before_any_tool(prompt):
+    assert parse(prompt).danger == "outside"
+
+
+@pytest.mark.parametrize("prompt, value", [("what is 10 / 2", 5), ("what is 3/4", 0.75)])
+def test_a_slash_between_numbers_is_division(prompt, value):
+    assert [(p.kind, p.params["value"]) for p in parse(prompt).parts] == [("math", value)]

@@ -97,6 +97,12 @@ def git(c: Clause, parts: list[Part]) -> Part | None:
     if not nouns or c.paths():
         return None
     what = GIT[nouns[0].value]
+    explicit = re.search(
+        r"last|latest|recent|message|最近|最后|上一次|最新|信息",
+        " ".join(i.text.lower() for i in nouns + c.left()),
+    )
+    if what == "last" and not (explicit or c.find("verb", "show", "tell")):
+        return None  # 'git commit' asks to commit, not to show the last commit
     for i in nouns:
         i.used = True
     n = _number(c) or 10
@@ -181,6 +187,8 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
         name = c.take_path()
         c.drop("noun.file", "mark.name", "here")
         finds = c.take_all("verb", "find") + ([verb] if verb.value == "find" else [])
+        if any(i.role == "noun" for i in c.left()):
+            return None  # 'list all functions in utils.py': a kind of thing, not a word to find
         term = c.literal()
         if term and not EXT_PATH.search(name.rpartition("/")[2]):
             return None
@@ -222,9 +230,10 @@ def find_name(c: Clause) -> Part | None:
 
 
 def count(c: Clause, parts: list[Part]) -> Part | None:
-    c.take("verb", "count")
     unit = "lines" if c.take("noun", "line") else "words" if c.take("noun", "word") else None
-    c.drop("noun.times", "mark.term", "verb.search")
+    asked = c.take_all("noun", "times") + c.take_all("mark", "term") + c.take_all("verb", "count")
+    asked = [i for i in asked if i.value != "count" or i.text in ("几次", "多少次")]
+    c.drop("verb.search")
     paths = c.take_paths()
     if c.find("mark", "it") and not paths:
         c.take("mark", "it")
@@ -237,11 +246,16 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
         return Part("count", {"unit": unit, "paths": paths})
     if paths and len(paths) == 1:
         c.drop("mark.in", "noun.file")
+        if any(i.role == "noun" for i in c.left()):
+            return None  # 'how many functions are in utils.py': not a word to count
+        quoted = [i.role for i in c.left()] == ["quote"]
         term = c.literal()
         if not term or len(term.split()) > 3:
             return None
         if re.fullmatch(r"[A-Za-z]{3,}s", term) and not term.endswith("ss"):
             term = term[:-1]  # 'how many TODOs': each TODO
+        if not (asked or quoted or term.isupper()):
+            return None  # 'how many characters are in a.txt': a unit it cannot count
         return Part("count", {"unit": "matches", "paths": paths, "term": term})
     exts = _exts(c)
     folder = _folder(c) or _bare_folder(c)
@@ -286,6 +300,8 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
             "search", {"text": term, "imports": imports, "ext": None, "folder": folder, "skip": []}
         )
     quoted = len(term_items) == 1 and term_items[0].role == "quote"
+    if any(i.role == "noun" for i in term_items):
+        return None  # 'which files have functions': a kind of thing, not a text to search
     term = c.literal() if term_items else None
     if not term or (not quoted and not re.fullmatch(r"[\w.-]+", term)):
         return None

@@ -157,6 +157,8 @@ def replace(c: Clause, parts: list[Part]) -> Part | None:
         return None
     if marker is None:
         return Part("replace", {"path": path, "old": None}) if verb and not c.left() else None
+    if any(i.is_("noun", "line") or i.is_("mark", "first", "last", "nth") for i in c.left()):
+        return None  # 'change line 2 to x': a place in the file, not a text to find
     old = c.literal(before=marker)
     new = c.literal(after=marker)
     if not old or new is None:
