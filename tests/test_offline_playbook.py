@@ -439,3 +439,12 @@ def test_a_path_outside_the_workspace_is_refused_before_any_tool(prompt):
 @pytest.mark.parametrize("prompt, value", [("what is 10 / 2", 5), ("what is 3/4", 0.75)])
 def test_a_slash_between_numbers_is_division(prompt, value):
     assert [(p.kind, p.params["value"]) for p in parse(prompt).parts] == [("math", value)]
+
+
+@TOOLBOXES
+def test_an_empty_file_never_replaces_one_that_is_there(ws, toolbox):
+    (ws.root / "a.txt").write_text("keep me\n")
+    (answer,), _ = run(ws, toolbox, "create a.txt and b.txt")
+    assert (ws.root / "a.txt").read_text() == "keep me\n"
+    assert (ws.root / "b.txt").read_text() == ""
+    assert "a.txt already existed: left as it is." in answer

@@ -97,6 +97,21 @@ def create(act: Actions, zh: bool, paths: list[str], **what: Any) -> Play:
             )
         )
     content = what["content"]
+    kept = []
+    if not content and act.has("bash"):  # an empty file never replaces one that is there
+        listed = " ".join(map(shlex.quote, paths))
+        there = yield Act(
+            [act.run(f'for f in {listed}; do [ -e "$f" ] && echo "$f"; done; true')],
+            tr(zh, "First I'll check which of them exist.", "我先看看哪些已经存在。"),
+        )
+        kept = [p for p in paths if p in there.text.split("\n")]
+        paths = [p for p in paths if p not in kept]
+        if not paths:
+            return tr(
+                zh,
+                f"{', '.join(kept)} already exists, so I left it as it is.",
+                f"{'、'.join(kept)} 已经存在，所以我没有动它。",
+            )
     names = ", ".join(paths)
     results = yield Act(
         [act.write(path, content) for path in paths],
@@ -110,10 +125,15 @@ def create(act: Actions, zh: bool, paths: list[str], **what: Any) -> Play:
         ) + quote("\n".join(bad))
     said = "\n".join(r.text for r in results)
     if not content:
+        left = tr(
+            zh,
+            f" {', '.join(kept)} already existed: left as it is.",
+            f"{'、'.join(kept)} 已经存在，没有动它。",
+        )
         return tr(
             zh,
-            f"Created {names} (empty). The tool said:",
-            f"已创建 {names}（空文件）。工具输出：",
+            f"Created {names} (empty).{left if kept else ''} The tool said:",
+            f"已创建 {names}（空文件）。{left if kept else ''}工具输出：",
         ) + quote(said)
     return tr(
         zh,
