@@ -69,19 +69,23 @@ def list_files(act: Actions, zh: bool, **p: Any) -> Play:
     kind = tr(zh, "Python file", "Python文件") if python else tr(zh, "file", "文件")
     # quote the tool only when it said something other than paths (the filter removed the rest)
     said = "" if _paths(out.text) else "\n" + quote(out.text)
+    folders = 0 if python else sum(path.endswith("/") for path in found)
     if zh:
         if not found:
             where = "当前目录" if not p.get("folder") else f"{p['folder']}/ 里"
             return f"{where}没有符合条件的{kind}。{said}"
         head = f"当前目录有{len(found)}个{kind}：" if python else f"找到 {len(found)} 个{kind}："
+        if folders:
+            head = f"找到 {len(found) - folders} 个文件和 {folders} 个文件夹："
         return head + "、".join(found)
     if not found:
         what = "Python files" if python else "matching files"
         where = f"in {p['folder']}/" if p.get("folder") else "here"
         return f"There are no {what} {where}.{said}"
-    plural = "" if len(found) == 1 else "s"
     listing = "\n".join(f"  - {name}" for name in found)
-    return f"Found {len(found)} {kind}{plural}:\n{listing}"
+    if folders:  # 'docs/' is a folder, not a file
+        return f"Found {_count(len(found) - folders, kind)} and {_count(folders, 'folder')}:\n{listing}"
+    return f"Found {_count(len(found), kind)}:\n{listing}"
 
 
 def count(act: Actions, zh: bool, unit: str, paths: list[str] | None = None, **p: Any) -> Play:
