@@ -425,6 +425,8 @@ def test_words_that_name_nothing_never_become_slots(prompt, parts):
         "list all functions in utils.py",
         "change line 2 of a.txt to hi",  # a place in the file, not a text to find
         "git commit",  # asks to commit, not to show the last commit
+        "change the contents of a.txt to hello",  # names nothing to find
+        "replace foo.txt with bar.txt and baz.txt",
     ],
 )
 def test_a_kind_of_thing_is_not_taken_for_a_word_to_find(prompt):
@@ -448,3 +450,9 @@ def test_an_empty_file_never_replaces_one_that_is_there(ws, toolbox):
     assert (ws.root / "a.txt").read_text() == "keep me\n"
     assert (ws.root / "b.txt").read_text() == ""
     assert "a.txt already existed: left as it is." in answer
+
+
+def test_change_the_name_of_a_file_renames_it():
+    assert [(p.kind, p.params) for p in parse("change the name of a.txt to b.txt").parts] == [
+        ("move", {"src": "a.txt", "dest": "b.txt", "into": False})
+    ]

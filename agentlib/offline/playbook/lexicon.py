@@ -23,7 +23,7 @@ verb.create: create | make | touch | generate | build | write | put | save
 verb.add: add | insert
 verb.append: append | tack on
 verb.replace: replace | change | substitute | swap | fix | update | edit | modify | bump
-verb.rename: rename
+verb.rename: rename | change the name of | change the filename of | rename the file
 verb.move: move | mv
 verb.copy: copy | cp | duplicate | make a copy of
 verb.delete: delete | remove | erase | rm | get rid of | trash

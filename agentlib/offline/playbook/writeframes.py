@@ -141,6 +141,23 @@ def replace(c: Clause, parts: list[Part]) -> Part | None:
     """'replace A with B in f', 'in f change A to B', '把 f 里的 A 改成 B', 'A should be B'."""
     verbs = c.take_all("verb", "replace", "rename")
     verb = verbs[0] if verbs else None
+    named = c.paths(ext_only=True)
+    inside = [  # the file to edit is the one 'in' names ('in list.md', 'list.md 里')
+        i
+        for n, i in enumerate(c.items)
+        if i in named
+        and (
+            n
+            and c.items[n - 1].is_("mark", "in")
+            or n + 1 < len(c.items)
+            and c.items[n + 1].is_("mark", "in")
+        )
+    ]
+    if len(named) > 1 and len(inside) != 1:
+        return None  # 'change the name of a.txt to b.txt': not an edit of one file
+    for other in named:
+        if inside and other is not inside[0]:
+            other.role = "word"  # 'replace foo.txt with bar.txt in list.md': text, not the file
     path = c.take_path()
     if (
         path is None
@@ -159,6 +176,9 @@ def replace(c: Clause, parts: list[Part]) -> Part | None:
         return Part("replace", {"path": path, "old": None}) if verb and not c.left() else None
     if any(i.is_("noun", "line") or i.is_("mark", "first", "last", "nth") for i in c.left()):
         return None  # 'change line 2 to x': a place in the file, not a text to find
+    at = c.items.index(marker)
+    if not any(i.role not in ("stop", "op") and not i.used for i in c.items[:at]):
+        return None  # 'change the contents of a.txt to hello': nothing named to find
     old = c.literal(before=marker)
     new = c.literal(after=marker)
     if not old or new is None:
