@@ -456,3 +456,24 @@ def test_change_the_name_of_a_file_renames_it():
     assert [(p.kind, p.params) for p in parse("change the name of a.txt to b.txt").parts] == [
         ("move", {"src": "a.txt", "dest": "b.txt", "into": False})
     ]
+
+
+@pytest.mark.parametrize(
+    "first, then, answer",
+    [
+        ("show me notes.txt", "how many lines did it have?", "notes.txt has 2 lines."),
+        ("显示 notes.txt", "再看一下", "这是 notes.txt："),
+        ("看看 notes.txt", "刚才那个文件有几行？", "notes.txt 有 2 行。"),
+        ("rename notes.txt to todo.txt", "now show me it", "Here is todo.txt:"),
+    ],
+)
+def test_a_follow_up_finds_its_file_in_the_last_turn(ws, first, then, answer):
+    (ws.root / "notes.txt").write_text("a\nb\n")
+    history: list = []
+    run(ws, s02_tools, first, history=history)
+    (said,), _ = run(ws, s02_tools, then, history=history)
+    assert said.startswith(answer)
+
+
+def test_a_follow_up_with_nothing_before_declines():
+    assert parse("show it").unclear == "it (no file was named before)"

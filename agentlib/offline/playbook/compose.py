@@ -120,7 +120,8 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
             printed.used = True
             return writeframes.run(c, parts)
     first = verbs[0] if verbs else None
-    if first in ("show", "tell") and (c.paths(ext_only=True) or c.find("mark", "it")):
+    bare = all(i.role in ("verb", "stop", "op") or i.is_("mark", "then") for i in c.left())
+    if first in ("show", "tell") and (c.paths(ext_only=True) or c.find("mark", "it") or bare):
         return frames.show(c, parts)
     if first in ("show", "list", "find", "tell") or (
         first is None and (c.find("noun", "file") or c.find("noun", "folder") or c.find("here"))
@@ -361,11 +362,11 @@ def _check(parts: list[Part], earlier) -> str | None:
             if part.params.get(key) == IT:
                 part.params[key] = last = last or _last_named(earlier)
                 if last is None:
-                    return "it"
+                    return "it (no file was named before)"
         if IT in part.params.get("paths", []):
             part.params["paths"] = [last or _last_named(earlier)]
             if part.params["paths"] == [None]:
-                return "it"
+                return "it (no file was named before)"
         if part.kind == "copy" and not part.params.get("dest"):
             return "copy to where"
         if part.kind == "replace" and part.params.get("old") is None:

@@ -145,6 +145,8 @@ def total(c: Clause, parts: list[Part]) -> Part | None:
 
 def show(c: Clause, parts: list[Part]) -> Part | None:
     path = c.take_path() or (IT if c.take("mark", "it") else None)
+    if path is None and all(i.role in ("verb", "stop", "op", "mark") for i in c.left()):
+        path = IT  # '再看一下', 'show it again': the file of the last turn
     if path is None:
         return None
     params: dict = {"path": path}
