@@ -147,10 +147,8 @@ def replace(c: Clause, parts: list[Part]) -> Part | None:
         for n, i in enumerate(c.items)
         if i in named
         and (
-            n
-            and c.items[n - 1].is_("mark", "in")
-            or n + 1 < len(c.items)
-            and c.items[n + 1].is_("mark", "in")
+            (n and c.items[n - 1].is_("mark", "in") and c.items[n - 1].text.lower() != "of")
+            or (n + 1 < len(c.items) and c.items[n + 1].is_("mark", "in"))
         )
     ]
     if len(named) > 1 and len(inside) != 1:
