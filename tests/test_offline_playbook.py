@@ -396,6 +396,10 @@ def test_the_reader_never_raises_on_pieces_of_learner_prompts():
         ),
         ("delete the build folder", [("delete", {"paths": ["build"]})]),
         (
+            "create a js file hello.js that prints hello from js",
+            [("create", {"paths": ["hello.js"], "prints": "hello from js", "run": True})],
+        ),
+        (
             "update a.txt: replace alpha with omega",
             [
                 (

@@ -18,7 +18,7 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     c.drop("verb.create", "verb.add")
     if c.find("noun", "folder") and not c.find("mark", "in_it"):
         return _mkdir(c)
-    inside = c.take("mark", "in_it") or c.take("mark", "in")
+    inside = c.take("mark", "in_it")
     paths = c.take_paths()
     c.drop("noun.file", "mark.name")
     if not paths and c.take("mark", "it"):
@@ -29,7 +29,9 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
         if text and p.get("content") == "" and len(p["paths"]) == 1:
             return lambda part: part is parts[-1] and bool(p.update(content=text + "\n") or True)
         return None
-    for kind in c.take_all("ext"):  # 'a python script called hi.py'
+    named = next((n for n, i in enumerate(c.items) if i.role == "path" and i.used), len(c.items))
+    for kind in [i for i in c.items[:named] if i.role == "ext" and not i.used]:
+        kind.used = True  # 'a python script called hi.py' (an ext after the name is content)
         if not paths or paths[0].rpartition(".")[2].lower() != kind.value:
             return None
     if inside and inside.value == "in_it" and parts and parts[-1].kind == "mkdir":
