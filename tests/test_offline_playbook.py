@@ -431,15 +431,28 @@ def test_words_that_name_nothing_never_become_slots(prompt, parts):
         "git commit",  # asks to commit, not to show the last commit
         "change the contents of a.txt to hello",  # names nothing to find
         "replace foo.txt with bar.txt and baz.txt",
+        "add error handling to main.py",  # a change to code, not a line of text
+        "how many rows are in data.csv?",  # with or without the header?
+        "show me everything but the .git folder",
     ],
 )
 def test_a_kind_of_thing_is_not_taken_for_a_word_to_find(prompt):
     assert Playbook().match(prompt) is None
 
 
-@pytest.mark.parametrize("prompt", ["ls ..", "ls /tmp", "cat /etc/passwd", "read ../secret.txt"])
+@pytest.mark.parametrize("prompt", ["ls ..", "ls /tmp", "cat /etc/passwd", "read ../notes.txt"])
 def test_a_path_outside_the_workspace_is_refused_before_any_tool(prompt):
     assert parse(prompt).danger == "outside"
+
+
+def test_a_dotenv_file_is_a_secret():
+    assert parse("show me the .env file").danger == "secrets"
+
+
+def test_quoted_text_is_written_as_it_is():
+    assert [(p.kind, p.params) for p in parse("add 'import os' to main.py").parts] == [
+        ("append", {"path": "main.py", "text": "import os"})
+    ]
 
 
 @pytest.mark.parametrize("prompt, value", [("what is 10 / 2", 5), ("what is 3/4", 0.75)])

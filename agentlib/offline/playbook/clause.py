@@ -140,10 +140,12 @@ def _pathlike(text: str) -> bool:
     return bool(re.fullmatch(r"[\w./-]+", text)) and ("." in text or "/" in text)
 
 
-def _plain(text: str | None, kind: str) -> str | None:
-    """Literal text that does not read as a description of what to write."""
+def _plain(c: Clause, text: str | None, kind: str) -> str | None:
+    """Literal text that does not read as a description of what to write (quoted text always is)."""
     if text is None or "\ue000" in text:
         return None
+    if text in c.quoted:
+        return text
     return None if re.search(NOT_LITERAL[kind], text, re.I) else text
 
 
@@ -157,9 +159,16 @@ def _number(c: Clause) -> int | None:
 
 
 def _exts(c: Clause) -> list[str]:
+    """Kinds of file: 'python', or '.txt' next to 'files' ('.git folder' is a name, not a kind)."""
     found = [i.value for i in c.take_all("ext")]
-    for i in c.items:
-        if not i.used and i.role == "path" and EXT_PATH.fullmatch(i.value):
+    words = [i for i in c.items if i.role != "stop"]
+    for n, i in enumerate(words):
+        near = words[max(0, n - 1) : n] + words[n + 1 : n + 2]
+        if i.used or i.role != "path" or not EXT_PATH.fullmatch(i.value):
+            continue
+        if any(x.is_("noun", "file") for x in near) or (
+            c.find("noun", "file") is None and not any(x.is_("noun", "folder") for x in near)
+        ):
             i.used = True
             found.append(i.value[1:].lower())
     return found

@@ -31,7 +31,7 @@ verb.run: run | execute | exec | launch | try | start
 verb.tell: tell me | tell | say | let me know | report | show me what happens | tell me what happens | tell me what it prints | and see what happens
 noun.file: file | files | ones | script | scripts | program | module | document
 noun.folder: folder | folders | directory | directories | dir | subfolder | subfolders
-noun.line: line | lines | row | rows
+noun.line: line | lines
 noun.word: words
 noun.times: times | occurrences
 noun.function: function | functions | method | class
@@ -86,7 +86,7 @@ mark.first: first | top | head | beginning
 mark.last: last | bottom | tail | latest | most recent | recent
 mark.end: to the end of | at the end of | the end of | end of | onto | at the bottom of
 mark.range: to | through | until | -
-mark.except: except | except for | but not | excluding | without | not | but don't include | but do not include | don't include | do not include | other than | apart from | skip | skipping | ignore | ignoring | leave out | but exclude | exclude | but skip
+mark.except: everything but | everything except | all but | all except | except | except for | but not | excluding | without | not | but don't include | but do not include | don't include | do not include | other than | apart from | skip | skipping | ignore | ignoring | leave out | but exclude | exclude | but skip
 mark.args: with the argument | with the arguments | with argument | with arguments | as the argument | as argument | as an argument | as its argument | with args | args | arguments | argument
 mark.should: should be | must be | should read | instead of
 mark.it: it | that | that file | this file | its | them | it again
@@ -217,7 +217,7 @@ DESCRIBING = {"a", "an", "the", "my", "your", "our", "some", "this", "that", "ne
 DANGER = {
     "wipe": r"\brm\s+-\w*[rf]\w*\s+(?:/|~|\*|\.(?:\s|$))|\brm\s+-\w*\s+--no-preserve-root|\bmkfs|\bdd\s+if=|:\(\)\s*\{",
     "network": r"\b(?:curl|wget)\b[^|]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b",
-    "secrets": r"\b(?:env(?:ironment)?\s+var(?:iable)?s?|printenv|api[ _-]?keys?|credentials|environ|getenv)\b|环境变量|密钥|密码|令牌|API\s*key",
+    "secrets": r"\b(?:env(?:ironment)?\s+var(?:iable)?s?|printenv|api[ _-]?keys?|credentials|environ|getenv)\b|(?:^|[\s'\"/])\.env\b|环境变量|密钥|密码|令牌|API\s*key",
     "escalate": r"\bsudo\b|\bchmod\s+-R\s+777\b|\bshutdown\b|\breboot\b",
     "outside": r"(?:^|[\s'\"`(=])(?:~|\$HOME|/(?=[A-Za-z_.~*]|\s*$)|\.\.(?:/|\s|$))|\.ssh\b|id_rsa|\.\./",
 }

@@ -24,7 +24,7 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     if not paths and c.take("mark", "it"):
         paths = [IT]  # 'no wait, make it print bye'
     if not paths and inside and inside.value == "in_it" and parts and parts[-1].kind == "create":
-        text = _plain(c.literal(content=True), "description")  # 'and write hello in it'
+        text = _plain(c, c.literal(content=True), "description")  # 'and write hello in it'
         p = parts[-1].params
         if text and p.get("content") == "" and len(p["paths"]) == 1:
             return lambda part: part is parts[-1] and bool(p.update(content=text + "\n") or True)
@@ -48,7 +48,7 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
         return None  # it was told what to write, and that is not text it can take as it is
     if what is None:
         to = c.find("mark", "to")  # 'write hello to out.txt'
-        text = _plain(c.literal(before=to, content=True), "description") if to else None
+        text = _plain(c, c.literal(before=to, content=True), "description") if to else None
         if text and to:
             to.used = True
             what = {"content": text + "\n"}
@@ -133,9 +133,16 @@ def append(c: Clause, parts: list[Part]) -> Part | None:
                 and beside
             ):
                 item.used = True
-    text = _plain(c.literal(content=True), "description")
+    said_where = any(
+        i.used and (i.is_("noun", "line") or i.is_("mark", "end", "last")) for i in c.items
+    )
+    quoted = [i.role for i in c.left()] == ["quote"]
+    text = _plain(c, c.literal(content=True), "description")
     if not (verb and path and text):
         return None
+    if path != IT and path.rpartition(".")[2].lower() in {*RUNNERS, "html", "css", "json"}:
+        if not (quoted or said_where):
+            return None  # 'add error handling to main.py': a change to code, not a line of text
     return Part("append", {"path": path, "text": text})
 
 
@@ -281,7 +288,7 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
 def _content(c: Clause) -> dict | None:
     """What a new file holds: printed text, given text, a function, or nothing."""
     if mark := c.take("mark", "prints") or c.take("verb", "show"):
-        text = _plain(c.literal(after=mark, content=True), "behaviour")
+        text = _plain(c, c.literal(after=mark, content=True), "behaviour")
         return {"prints": text, "run": True} if text else None
     func = next((i for i in c.items if i.role == "func" and not i.used), None)
     if func:
@@ -307,7 +314,7 @@ def _content(c: Clause) -> dict | None:
     if lines:
         lines.used = True
         wanted = _number(c)
-    text = _plain(c.literal(after=mark, content=True), strict)
+    text = _plain(c, c.literal(after=mark, content=True), strict)
     if text is None:
         return None
     if wanted:
