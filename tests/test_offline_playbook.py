@@ -449,6 +449,27 @@ def test_a_dotenv_file_is_a_secret():
     assert parse("show me the .env file").danger == "secrets"
 
 
+@pytest.mark.parametrize(
+    "prompt, parts",
+    [
+        (
+            'write print("hi") to test.py',
+            [("create", {"paths": ["test.py"], "content": 'print("hi")\n'})],
+        ),
+        (
+            "create empty.txt with nothing in it",
+            [("create", {"paths": ["empty.txt"], "content": ""})],
+        ),
+        (
+            "make script.py print hello",
+            [("create", {"paths": ["script.py"], "prints": "hello", "run": True})],
+        ),
+    ],
+)
+def test_code_nothing_and_printed_words_are_told_apart(prompt, parts):
+    assert [(p.kind, p.params) for p in parse(prompt).parts] == parts
+
+
 def test_quoted_text_is_written_as_it_is():
     assert [(p.kind, p.params) for p in parse("add 'import os' to main.py").parts] == [
         ("append", {"path": "main.py", "text": "import os"})

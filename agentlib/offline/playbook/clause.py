@@ -54,8 +54,14 @@ class Clause:
     def left(self) -> list[Item]:
         return [i for i in self.items if not i.used and i.role not in ("stop", "op")]
 
-    def unquote(self, value: str) -> str:
-        return re.sub("\ue000(\\d+)\ue000", lambda m: self.quoted[int(m[1])], value)
+    def unquote(self, value: str, full: bool = False) -> str:
+        """The text a quote marker stands for; ``full`` keeps the quote marks (inside other text)."""
+
+        def found(m: re.Match) -> str:
+            text = self.quoted[int(m[1])]
+            return getattr(text, "full", text) if full else text
+
+        return re.sub("\ue000(\\d+)\ue000", found, value)
 
     def paths(self, ext_only: bool = False) -> list[Item]:
         found = [i for i in self.items if not i.used and i.role in ("path", "quote")]
@@ -133,7 +139,7 @@ class Clause:
             return None
         for i in span:
             i.used = True
-        return self.unquote(words)
+        return words if len(span) == 1 and span[0].role == "quote" else self.unquote(words, True)
 
 
 def _pathlike(text: str) -> bool:

@@ -145,7 +145,7 @@ def count(act: Actions, zh: bool, unit: str, paths: list[str] | None = None, **p
     where = tr(zh, f" in {p['folder']}/", f"{p['folder']}/ 里") if p.get("folder") else ""
     head = tr(
         zh,
-        f"There are {len(found)} {kind}files{where} (not counting hidden ones):",
+        f"There {'is' if len(found) == 1 else 'are'} {_count(len(found), kind + 'file')}{where} (not counting hidden ones):",
         f"{where}一共有 {len(found)} 个{kind}文件（不算隐藏文件）：",
     )
     return head + "\n" + "\n".join(f"  - {name}" for name in found)

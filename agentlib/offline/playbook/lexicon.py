@@ -97,7 +97,7 @@ mark.norun: don't run it | do not run it | without running it | but don't run it
 mark.report: and tell me if the tests pass | tell me if the tests pass | if the tests pass | whether the tests pass | and tell me if it works | to see if it works | and see if it works | tell me if it passes | and check the output | and show me the output | and show the output
 mark.if: if | only if | otherwise | else | or else
 mark.exists: is there | are there | exist | exists | there's | there is | already exist | already exists | doesn't exist | does not exist | doesn't already exist | does not already exist | is missing | it's missing | missing
-mark.empty: empty | blank
+mark.empty: empty | blank | with nothing in it | with nothing | nothing in it
 adj.size_max: biggest | largest | heaviest | big | large
 adj.size_min: smallest | tiniest | lightest
 adj.mtime_max: changed most recently | modified most recently | newest | most recently changed | most recently modified | last changed | last modified | edited most recently

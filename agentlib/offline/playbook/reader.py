@@ -173,6 +173,12 @@ def classify(text: str, typos: bool = False) -> list[Item]:
     return items
 
 
+class Quoted(str):
+    """The text inside a quote; ``full`` is the quote as typed, marks and all."""
+
+    full = ""
+
+
 def protect_quotes(text: str) -> tuple[str, list[str]]:
     """Replace each quoted span by a numbered marker (so its commas and 'and's are not breaks)."""
     out, quoted, i = [], [], 0
@@ -186,7 +192,8 @@ def protect_quotes(text: str) -> tuple[str, list[str]]:
                 end = text.find(close, end + 1)  # an apostrophe (don't) does not close a quote
         if end > i:
             out.append(f"{MARK}{len(quoted)}{MARK}")
-            quoted.append(text[i + 1 : end])
+            quoted.append(Quoted(text[i + 1 : end]))
+            quoted[-1].full = text[i : end + 1]
             i = end + 1
         else:
             out.append(char)

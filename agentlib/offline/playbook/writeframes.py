@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import re
 
-from agentlib.offline.playbook.clause import IT, Clause, _exts, _folder, _number, _plain, _quoted
+from agentlib.offline.playbook.clause import IT, Clause, _exts, _folder, _number, _plain
 from agentlib.offline.playbook.lexicon import CONFIG_FILES, RUNNERS, SHELL
 from agentlib.offline.playbook.reader import Part
 
@@ -43,6 +43,7 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
         c.find(r, v)
         for r, v in (("mark", "prints"), ("mark", "content"), ("mark", "with"), ("verb", "show"))
     ]
+    asked = [i for i in asked if i and (i.role != "verb" or _prints_word(c, i))]
     what = _content(c)
     if what is None and any(asked):
         return None  # it was told what to write, and that is not text it can take as it is
@@ -190,7 +191,7 @@ def replace(c: Clause, parts: list[Part]) -> Part | None:
     new = c.literal(after=marker)
     if not old or new is None:
         return None
-    both_quoted = _quoted(old) and _quoted(new)
+    both_quoted = old in c.quoted and new in c.quoted
     if path.rpartition(".")[2].lower() in CONFIG_FILES and not both_quoted and "=" not in old:
         return None  # 'debug to false' in a config file is a setting, not a text
     if symbol and not re.fullmatch(r"\w+", old):
@@ -285,9 +286,19 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
     return Part("run", {"path": path, "args": [c.unquote(a) for a in args]})
 
 
+def _prints_word(c: Clause, verb) -> bool:
+    """'make script.py print hello': the verb 'print' before plain words says what it prints."""
+    after = c.items[c.items.index(verb) + 1 :][:1]
+    plain = after and after[0].role in ("word", "quote", "chat", "num")
+    return verb.text.lower() in ("print", "prints") and bool(plain)
+
+
 def _content(c: Clause) -> dict | None:
     """What a new file holds: printed text, given text, a function, or nothing."""
-    if mark := c.take("mark", "prints") or c.take("verb", "show"):
+    verb = c.find("verb", "show")
+    if verb and not _prints_word(c, verb):
+        verb = None  # 'write print("hi") to test.py': code to write, not a text to print
+    if mark := c.take("mark", "prints") or (verb and c.take("verb", "show")):
         text = _plain(c, c.literal(after=mark, content=True), "behaviour")
         return {"prints": text, "run": True} if text else None
     func = next((i for i in c.items if i.role == "func" and not i.used), None)
