@@ -132,13 +132,18 @@ class Clause:
         ]
         if touching:
             return None  # '完成': a one-character marker glued to the text may be part of a word
+        quotes = [i for i in span if i.role == "quote"]
+        if len(quotes) == 1 and all(
+            i.role in ("stop", "op", "mark") for i in span if i is not quotes[0]
+        ):
+            span = quotes  # "add 'requests' as a new line": the quote, and words around it
         words = self.text[span[0].start : span[-1].end]
         if len(span) == 1 and span[0].role == "quote":
             words = self.unquote(span[0].value)
         elif re.search(NOT_LITERAL["hedge"], words, re.I) or len(words.split()) > 12:
             return None
-        for i in span:
-            i.used = True
+        for i in self.items[lo:hi] if quotes and span == quotes else span:
+            i.used = i.used or i.role in ("stop", "op", "mark") or i in span
         return words if len(span) == 1 and span[0].role == "quote" else self.unquote(words, True)
 
 
