@@ -534,3 +534,9 @@ def test_text_after_a_colon_keeps_its_closing_punctuation(prompt, content):
 def test_a_word_count_or_line_count_counts_words_or_lines(prompt, unit):
     (part,) = parse(prompt).parts
     assert (part.kind, part.params["unit"]) == ("count", unit)
+
+
+@pytest.mark.parametrize("prompt", ["帮我看看 abc.txt 里写了什么", "abc.txt 里写的是什么？"])
+def test_what_is_written_in_a_file_is_a_question_about_it_not_a_write(prompt):
+    (part,) = parse(prompt).parts
+    assert (part.kind, part.params) == ("show", {"path": "abc.txt"})

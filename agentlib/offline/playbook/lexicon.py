@@ -145,7 +145,7 @@ noun.status: 状态 | 未提交的改动 | 未提交的修改
 noun.log: 日志 | 提交记录 | 提交历史 | 历史记录 | 历史
 noun.commit: 提交 | 最近一次提交 | 最后一次提交 | 最新的提交 | 最近的提交 | 上一次提交 | 提交信息
 noun.git: 仓库
-noun.content: 内容
+noun.content: 内容 | 写了什么 | 写的什么 | 写了啥 | 写着什么 | 写的是什么
 noun.sum: 和 | 总和 | 加起来 | 之和
 noun.numbers: 数字 | 数
 noun.typo: 错别字 | 拼写错误
