@@ -1,61 +1,23 @@
-"""The exercise checks: a blank explains itself, each typical mistake is named in words, a right answer passes, all against the real offline model."""
+"""The checks of notebooks 01 and 02: a blank explains itself, each typical mistake is named in words, a right answer passes, all against the real offline model."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import textwrap
-from pathlib import Path
 
 import pytest
+from verdicts import assert_verdict, bash_in, blank, define, friendly_checks  # noqa: F401
 
-from agentlib import Workspace, s02_tools
 from agentlib.course.checks import (
     BASH,
     BLANK,
     NOT_YET,
     WORKS,
-    Verdict,
     check_agent_loop,
-    check_dispatch_map,
-    check_edit_refuses_duplicates,
     check_exit_code,
-    check_own_tool,
-    check_safe_glob,
     check_stop_reasons,
     check_tool_results,
 )
-
-
-def define(source: str, **names):
-    """Run ``source`` in a namespace of its own holding ``names`` (as a notebook's globals would)."""
-    namespace = {"subprocess": subprocess, "os": os, "Path": Path, **names}
-    exec(textwrap.dedent(source), namespace)
-    return namespace
-
-
-def blank(*_args, **_kwargs):
-    raise NotImplementedError("the learner has not written this yet")
-
-
-def assert_verdict(verdict: Verdict, head: str, *phrases: str) -> None:
-    text = " ".join(str(verdict).split())
-    assert text.startswith(head), text
-    assert verdict.ok == (head == WORKS)
-    for phrase in phrases:
-        assert phrase in text, (phrase, text)
-
-
-def bash_in(workdir: Path):
-    def run_bash(command: str) -> str:
-        r = subprocess.run(
-            command, shell=True, cwd=workdir, capture_output=True, text=True, timeout=30
-        )
-        out = (r.stdout + r.stderr).strip()
-        return out[:50000] if out else "(no output)"
-
-    return run_bash
-
 
 # --- exit code -----------------------------------------------------------------------------
 
@@ -66,7 +28,9 @@ def test_exit_code_blank_explains(tmp_path):
 
 def test_exit_code_without_the_code_is_named(tmp_path):
     assert_verdict(
-        check_exit_code(bash_in(tmp_path)), NOT_YET, "`exit 3` should mention the exit code 3"
+        check_exit_code(bash_in(tmp_path)),
+        NOT_YET,
+        "`echo hi; exit 3` should keep 'hi' and give the exit code 3",
     )
 
 
@@ -74,18 +38,50 @@ def test_exit_code_returning_none_is_named(tmp_path):
     assert_verdict(check_exit_code(lambda command: None), NOT_YET, "returned NoneType, not text")
 
 
-def test_exit_code_right_answer_reaches_the_model(tmp_path):
-    plain = bash_in(tmp_path)
+def bash_with(tmp_path, status_line: str, *, only_when_silent: bool = False):
+    """A run_bash that reports a non-zero exit code with ``status_line`` (formatted with ``code``)."""
 
-    def with_status(command: str) -> str:
+    def run_bash(command: str) -> str:
         r = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True)
         out = (r.stdout + r.stderr).strip()
-        if r.returncode:
-            out = f"{out}\n(exit code {r.returncode})".strip()
+        if r.returncode and not (only_when_silent and out):
+            out = f"{out}\n{status_line.format(code=r.returncode)}".strip()
         return out or "(no output)"
 
-    assert plain("true") == "(no output)"
-    assert_verdict(check_exit_code(with_status), WORKS, "the model read '(exit code 4)'")
+    return run_bash
+
+
+@pytest.mark.parametrize(
+    "status_line",
+    ["(exit code {code})", "[command failed with status {code}]", "exit status: {code}"],
+)
+def test_exit_code_any_wording_that_keeps_the_number_reaches_the_model(tmp_path, status_line):
+    # "[command failed with status 3]" was refused while the check looked for the word "exit"
+    verdict = check_exit_code(bash_with(tmp_path, status_line))
+    assert_verdict(verdict, WORKS, f"the model read '{status_line.format(code=4)}'")
+
+
+def test_exit_code_only_for_silent_failures_is_named(tmp_path):
+    verdict = check_exit_code(bash_with(tmp_path, "(exit code {code})", only_when_silent=True))
+    assert_verdict(verdict, NOT_YET, "`echo hi; exit 3` should keep 'hi' and give the exit code 3")
+
+
+def test_exit_code_always_the_same_number_is_named(tmp_path):
+    verdict = check_exit_code(bash_with(tmp_path, "(exit code 3)"))
+    assert_verdict(verdict, NOT_YET, "`exit 5` (no output) should give the exit code 5")
+
+
+def test_exit_code_failure_that_reads_like_success_is_named(tmp_path):
+    def silent_is_fine(command: str) -> str:
+        r = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True)
+        out = (r.stdout + r.stderr).strip()
+        return (
+            out or f"(no output, exit code {r.returncode})"
+            if r.returncode
+            else out or "(no output, exit code 5)"
+        )
+
+    assert_verdict(check_exit_code(silent_is_fine), NOT_YET, "unlike `true`, which succeeded")
 
 
 # --- tool_results ------------------------------------------------------------------------
@@ -209,113 +205,51 @@ def test_stop_reasons_running_a_cut_off_call_is_named(tmp_path):
     assert_verdict(check_stop_reasons(loop(tmp_path, on_stop=on_stop)), NOT_YET, "max_tokens: a reply cut off", "tools run: ['rm half-written']")  # fmt: skip
 
 
+def test_stop_reasons_continue_before_appending_the_paused_reply_is_named(tmp_path):
+    # this loop passed while the check only looked at the final answer
+    source = SEED_LOOP.format(
+        append_reply=f'if response.stop_reason == "pause_turn": continue\n        {APPEND}',
+        on_stop="return",
+    )
+    fn = define(
+        source, client=None, MODEL=None, SYSTEM="t", TOOLS=[BASH], run_bash=bash_in(tmp_path)
+    )["agent_loop"]
+    verdict = check_stop_reasons(fn)
+    assert_verdict(verdict, NOT_YET, "pause_turn: append the paused reply before calling the model again",
+                   "the model lost the 'Still working...'")  # fmt: skip
+    assert len(verdict.details) == 1
+
+
 def test_stop_reasons_right_answer(tmp_path):
     on_stop = 'if response.stop_reason == "pause_turn": continue\n            return'
-    assert_verdict(check_stop_reasons(loop(tmp_path, on_stop=on_stop)), WORKS)
+    verdict = check_stop_reasons(loop(tmp_path, on_stop=on_stop))
+    assert_verdict(verdict, WORKS, "left for normalize_messages (notebook 04)")
     assert_verdict(check_stop_reasons(blank), BLANK)
 
 
-# --- s02 -----------------------------------------------------------------------------------
+CUT_ANSWERED = """if response.stop_reason == "pause_turn": continue
+            if response.stop_reason == "max_tokens":
+                messages.append({{"role": "user", "content": [
+                    {{"type": "tool_result", "tool_use_id": b.id, "content": "cut off", {is_error}}}
+                    for b in response.content if b.type == "tool_use"]}})
+            return"""
 
 
-@pytest.fixture
-def s02(tmp_path):
-    ws = Workspace(tmp_path)
-    return ws, s02_tools(ws)
+def test_stop_reasons_cut_calls_answered_with_errors_are_accepted(tmp_path):
+    # this answer keeps the history valid; it was refused with "(model calls: 1, tools run: none)"
+    verdict = check_stop_reasons(
+        loop(tmp_path, on_stop=CUT_ANSWERED.format(is_error='"is_error": True'))
+    )
+    assert_verdict(verdict, WORKS, "answered with an is_error result, so the history stays valid")
 
 
-def test_dispatch_map_blank_mismatch_broken_and_right(s02):
-    ws, box = s02
-    four = [t for t in box.TOOLS if t["name"] != "glob"]
-    handlers = {k: v for k, v in box.TOOL_HANDLERS.items() if k != "glob"}
-    assert_verdict(check_dispatch_map([*four, ...], {**handlers, "glob": ...}), BLANK)
+def test_stop_reasons_cut_calls_answered_as_successes_are_named(tmp_path):
+    verdict = check_stop_reasons(
+        loop(tmp_path, on_stop=CUT_ANSWERED.format(is_error='"is_error": False'))
+    )
     assert_verdict(
-        check_dispatch_map(box.TOOLS, handlers),
+        verdict,
         NOT_YET,
-        "'glob' is in TOOLS but not in TOOL_HANDLERS",
+        "max_tokens: after the cut reply, return",
+        "'is_error': True for each cut call",
     )
-    swapped = {**box.TOOL_HANDLERS, "edit_file": box.TOOL_HANDLERS["write_file"]}
-    assert_verdict(check_dispatch_map(box.TOOLS, swapped), NOT_YET)
-    assert_verdict(
-        check_dispatch_map(box.TOOLS, box.TOOL_HANDLERS),
-        WORKS,
-        "write_file, edit_file, read_file, glob, bash",
-    )
-    assert not list(ws.root.glob("dispatch-check-*"))
-
-
-def seed_edit(root: Path, refuse_duplicates: bool):
-    def run_edit(path: str, old_text: str, new_text: str) -> str:
-        fp = (root / path).resolve()
-        content = fp.read_text()
-        count = content.count(old_text)
-        if count == 0:
-            return f"Error: Text not found in {path}"
-        if refuse_duplicates and count > 1:
-            return f"Error: found {count} times"
-        fp.write_text(content.replace(old_text, new_text, 1))
-        return f"Edited {path}"
-
-    return run_edit
-
-
-def test_edit_check(tmp_path):
-    assert_verdict(check_edit_refuses_duplicates(blank, tmp_path), BLANK)
-    assert_verdict(check_edit_refuses_duplicates(seed_edit(tmp_path, False), tmp_path), NOT_YET,
-                   "the file with two matches was changed", "that says how many (2)")  # fmt: skip
-    assert_verdict(check_edit_refuses_duplicates(seed_edit(tmp_path, True), tmp_path), WORKS, "'Error: found 2 times'")  # fmt: skip
-    assert list(tmp_path.iterdir()) == []  # the check leaves the workspace as it found it
-
-
-def test_safe_glob_check(tmp_path):
-    root = tmp_path.resolve()
-
-    def naive(pattern: str) -> str:
-        import glob
-
-        return "\n".join(sorted(glob.glob(str(root / pattern))))
-
-    def safe(pattern: str) -> str:
-        if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
-            return "Error: outside"
-        return "\n".join(sorted(str(p.relative_to(root)) for p in root.glob(pattern)))
-
-    assert_verdict(check_safe_glob(blank, tmp_path), BLANK)
-    assert_verdict(check_safe_glob(naive, tmp_path), NOT_YET, "(relative to the workspace)", "'/etc/host*' reaches outside")  # fmt: skip
-    assert_verdict(check_safe_glob(safe, tmp_path), WORKS, "the model read 'Error: outside'")
-    assert not (tmp_path / "glob-check").exists()
-
-
-# --- your own tool -------------------------------------------------------------------------
-
-
-def schema_for(name: str, arg: str = "text") -> dict:
-    return {"name": name, "description": "Does one small thing.",
-            "input_schema": {"type": "object", "properties": {arg: {"type": "string"}}, "required": [arg]}}  # fmt: skip
-
-
-@pytest.mark.parametrize("name", ["word_count", "reverse-it", "c2f"])
-def test_own_tool_works_for_any_name(s02, name):
-    _, box = s02
-    verdict = check_own_tool([*box.TOOLS, schema_for(name)], {**box.TOOL_HANDLERS, name: lambda text: text[::-1]},
-                             name=name, example={"text": "abc"})  # fmt: skip
-    assert_verdict(verdict, WORKS, f"{name}({{'text': 'abc'}}) -> 'cba'", f"'{name} answered: cba'")
-
-
-def test_own_tool_mistakes_are_named(s02):
-    _, box = s02
-    tools = [*box.TOOLS, schema_for("shout")]
-    assert_verdict(check_own_tool(tools, {**box.TOOL_HANDLERS, "shout": blank}, name="shout", example={"text": "a"}), BLANK)  # fmt: skip
-    assert_verdict(
-        check_own_tool([*box.TOOLS, ...], box.TOOL_HANDLERS, name=..., example=...), BLANK
-    )
-    prints = check_own_tool(
-        tools,
-        {**box.TOOL_HANDLERS, "shout": lambda text: print(text)},
-        name="shout",
-        example={"text": "a"},
-    )
-    assert_verdict(prints, NOT_YET, "prints its result instead of returning it")
-    spaced = [*box.TOOLS, schema_for("shout it")]
-    assert_verdict(check_own_tool(spaced, {**box.TOOL_HANDLERS, "shout it": str.upper}, name="shout it", example={"text": "a"}), NOT_YET)  # fmt: skip
-    assert_verdict(check_own_tool(tools, box.TOOL_HANDLERS, name="shout", example="a"), NOT_YET, "EXAMPLE should be a dict")  # fmt: skip

@@ -196,3 +196,17 @@ def test_importing_the_course_helpers_loads_no_sdk():
     code = "import sys, agentlib.course; print(sorted({'anthropic', 'agentlib.offline'} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "[]\n"  # the tool-name rule is read from the simulator only when checked
+
+
+def test_a_tool_missing_from_a_toolbox_lists_the_names_it_has():
+    # a @tool named after its function, not TOOL_NAME, was only "in neither TOOLS nor TOOL_HANDLERS"
+    problems = check_exercise(Toolbox([line_count]), name="lines", example={"text": "a"})
+    assert problems == [
+        "the toolbox has 'line_count', but no 'lines': add your tool with .add(your_function), named "
+        "TOOL_NAME (a @tool takes its function's name unless you write @tool(name=TOOL_NAME))."
+    ]
+
+
+def test_a_tool_missing_from_the_two_structures_lists_what_they_hold():
+    problems = check_exercise([spec("shout", text="string")], {"shout": shout}, name="yell")
+    assert problems[0].endswith("TOOLS has 'shout'. TOOL_HANDLERS has 'shout'.")

@@ -24,7 +24,15 @@ def parse_parameter(text: str) -> tuple[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run each notebook, print PASS/FAIL with its time and failing cell; exit 1 if any failed."""
+    """Run each notebook, print PASS/FAIL with its time and failing cell; exit 1 if any failed.
+
+    ``student-copy ...`` instead writes the notebooks without their solutions (see ``student``).
+    """
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["student-copy"]:
+        from .student import main as student_copy
+
+        return student_copy(argv[1:])
     parser = argparse.ArgumentParser(
         prog="python -m agentlib.course",
         description="Execute notebooks top to bottom with nbclient, forced offline unless --live.",

@@ -41,18 +41,13 @@ def check_exercise(
         ]
     specs = {s.get("name"): s for s in TOOLS}
     if name not in specs and name not in handlers:
-        return [
-            f"{name!r} is in neither TOOLS nor TOOL_HANDLERS: add its schema to TOOLS (what the "
-            "model sees) and its function to TOOL_HANDLERS (what the code runs)."
-        ]
+        return [_missing(name, box, list(specs), list(handlers))]
     problems = [p for n in specs if (p := name_problem(n))]
     mismatches = check_tools(TOOLS, handlers)
     problems += mismatches
     spec = specs.get(name)
-    if spec is not None and not str(spec.get("description", "")).strip():
-        problems.append(
-            f"{name!r} has no description: the model decides when to use a tool by reading it."
-        )
+    if spec is not None and (missing := description_problem(name, spec)):
+        problems.append(missing)
     if spec is None or name not in handlers or mismatches:
         return problems
     if not callable(handlers[name]):
@@ -67,6 +62,31 @@ def check_exercise(
         tool = box[name] if box is not None else None
         problems += call_problems(name, spec, handlers[name], example, tool)
     return problems
+
+
+def _missing(name: str, box: Toolbox | None, specs: list[Any], handlers: list[Any]) -> str:
+    if box is not None:
+        return (
+            f"the toolbox has {', '.join(map(repr, box.names)) or 'no tools'}, but no {name!r}: add "
+            "your tool with .add(your_function), named TOOL_NAME (a @tool takes its function's "
+            "name unless you write @tool(name=TOOL_NAME))."
+        )
+    has = "".join(
+        f" {label} has {', '.join(map(repr, names))}."
+        for label, names in (("TOOLS", specs), ("TOOL_HANDLERS", handlers))
+        if names
+    )
+    return (
+        f"{name!r} is in neither TOOLS nor TOOL_HANDLERS: add its schema to TOOLS (what the "
+        f"model sees) and its function to TOOL_HANDLERS (what the code runs).{has}"
+    )
+
+
+def description_problem(name: Any, spec: dict[str, Any]) -> str | None:
+    """Why a tool's schema needs a description, or None when it has one (the course's rule, in 03 and 05 alike)."""
+    if str(spec.get("description") or "").strip():
+        return None
+    return f"{name!r} has no description: the model decides when to use a tool by reading it."
 
 
 def name_problem(name: Any) -> str | None:

@@ -1,4 +1,4 @@
-"""Fill a notebook's exercises with their solutions, so a run can show that every check passes."""
+"""A notebook's solutions: filled into its exercises (a run shows every check passes), or taken out (the student's copy)."""
 
 from __future__ import annotations
 
@@ -43,4 +43,10 @@ def fill_in_solutions(nb: Any) -> Any:
             raise ValueError(
                 f"exercise cell {index} has no solution cell after it: {cell.source[:80]!r}"
             )
+    return nb
+
+
+def without_solutions(nb: Any) -> Any:
+    """Remove every ``solution`` cell; the ``exercise`` cells keep their blanks."""
+    nb.cells = [c for c in nb.cells if SOLUTION_TAG not in c.metadata.get("tags", [])]
     return nb

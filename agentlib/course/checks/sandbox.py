@@ -1,0 +1,93 @@
+"""Notebook 04's check: a ``glob`` that answers inside the workspace and refuses every way out."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from .scripted import GLOB, model_read
+from .verdict import Verdict, check, crash
+
+STOLEN = "stolen.txt"
+
+
+def _sibling(root: Path) -> Path | None:
+    """A folder next to the workspace whose name starts with the workspace's: ``<ws>-evil``.
+
+    A string-prefix test (``str(path).startswith(str(root))``) takes it for the workspace.
+    None when the folder above the workspace is not writable.
+    """
+    try:
+        sibling = root.parent / f"{root.name}-evil"
+        sibling.mkdir()
+    except FileExistsError:
+        sibling = Path(tempfile.mkdtemp(prefix=f"{root.name}-evil-", dir=root.parent))
+    except OSError:
+        return None
+    (sibling / STOLEN).write_text("a file outside the workspace\n")
+    return sibling
+
+
+@check
+def check_safe_glob(run_glob: Callable[[str], str], root: str | os.PathLike) -> Verdict:
+    """Exercise: a ``glob`` that answers inside the workspace and refuses absolute patterns and ``..``."""
+    root = Path(root).resolve()
+    sibling = _sibling(root)
+    try:
+        return _check_glob(run_glob, root, sibling)
+    finally:
+        shutil.rmtree(root / "glob-check", ignore_errors=True)
+        if sibling is not None:
+            shutil.rmtree(sibling, ignore_errors=True)
+
+
+def _check_glob(run_glob: Callable[[str], str], root: Path, sibling: Path | None) -> Verdict:
+    (root / "glob-check").mkdir(exist_ok=True)
+    (root / "glob-check" / "a.txt").write_text("a\n")
+    escapes = ["/etc/host*", "../*", "glob-check/../../*"]
+    if sibling is not None:
+        escapes.append(f"../{sibling.name}/*")
+    try:
+        inside = run_glob("glob-check/*.txt")
+        outside = {p: run_glob(p) for p in escapes}
+    except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
+        return crash(getattr(run_glob, "__name__", "run_glob"), e)
+    if not isinstance(inside, str):
+        return Verdict(
+            False,
+            f"run_glob should return text (one path per line); it returned {type(inside).__name__}.",
+        )
+    problems = []
+    if inside.strip() != "glob-check/a.txt":
+        problems.append(
+            f"'glob-check/*.txt' should give 'glob-check/a.txt' (relative to the workspace); it gave {inside!r}"
+        )
+    for pattern, out in outside.items():
+        if str(out).lower().startswith("error"):
+            continue
+        if sibling is not None and sibling.name in pattern:
+            problems.append(
+                f"{pattern!r} reaches {sibling.name!r}, a folder beside the workspace whose name starts "
+                f"with the workspace's, and returned {str(out)[:100]!r}: a path that starts with the "
+                "workspace's text is not inside it. Refuse '..' parts, or compare paths with "
+                "Path.is_relative_to, not strings with startswith"
+            )
+        else:
+            problems.append(
+                f"{pattern!r} reaches outside the workspace: return an 'Error: ...'; it returned {str(out)[:100]!r}"
+            )
+    if problems:
+        return Verdict(False, "the glob is not safe yet.", problems)
+    seen = model_read(run_glob, GLOB, {"pattern": "/etc/*"}, "That pattern is refused.")
+    tried = f"{len(escapes)} escapes" + (
+        f" (one into {sibling.name!r} beside it)"
+        if sibling
+        else " (not the one into a folder beside it: the folder above the workspace is not writable)"
+    )
+    return Verdict(
+        True,
+        f"matches come back relative, and {tried} are refused; asked for '/etc/*' in the loop, the model read {seen!r}.",
+    )

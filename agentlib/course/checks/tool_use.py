@@ -1,0 +1,135 @@
+"""Notebook 03's checks: the dispatch map reaches every tool, and ``run_edit`` refuses an ambiguous edit."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ...offline import call, say
+from ...tools import Toolbox, check_tools
+from ..exercise import description_problem
+from .scripted import EDIT_FILE, model_read, run_loop
+from .verdict import Verdict, blank, check, crash
+
+
+def _shape_problem(TOOLS: Any, TOOL_HANDLERS: Any) -> Verdict | None:
+    """A blank, or structures of the wrong kind, said before anything runs."""
+    if not isinstance(TOOL_HANDLERS, dict):
+        return Verdict(
+            False,
+            f"TOOL_HANDLERS should be a dict (name -> function); it is {type(TOOL_HANDLERS).__name__}.",
+        )
+    if any(t is Ellipsis for t in TOOLS) or any(h is Ellipsis for h in TOOL_HANDLERS.values()):
+        return blank("a schema or a handler is still `...`.")
+    not_dicts = [t for t in TOOLS if not isinstance(t, dict)]
+    if not_dicts:
+        return Verdict(
+            False,
+            f"every entry of TOOLS must be a dict (name, description, input_schema); one is {not_dicts[0]!r:.100}",
+        )
+    not_callable = [n for n, h in TOOL_HANDLERS.items() if not callable(h)]
+    if not_callable:
+        return Verdict(
+            False,
+            f"TOOL_HANDLERS[{not_callable[0]!r}] must be a function; it is {TOOL_HANDLERS[not_callable[0]]!r:.100}",
+        )
+    missing = [t.get("name") for t in TOOLS if t.get("name") not in TOOL_HANDLERS]
+    if missing and len(TOOL_HANDLERS) <= 1:
+        return blank(f"TOOL_HANDLERS has no entry yet for {', '.join(map(str, missing))}.")
+    return None
+
+
+@check
+def check_dispatch_map(TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[..., Any]]) -> Verdict:
+    """Exercise: fill in the dispatch map; every tool the menu offers is reachable and works in the loop."""
+    shape = _shape_problem(TOOLS, TOOL_HANDLERS)
+    if shape is not None:
+        return shape
+    problems = check_tools(TOOLS, TOOL_HANDLERS)
+    problems += [p for s in TOOLS if (p := description_problem(s.get("name"), s))]
+    if problems:
+        return Verdict(False, "TOOLS and TOOL_HANDLERS are not ready for the model.", problems)
+    name = f"dispatch-check-{os.getpid()}.txt"
+    steps = [
+        call("write_file", path=name, content="alpha\n"),
+        call("edit_file", path=name, old_text="alpha", new_text="beta"),
+        call("read_file", path=name),
+        call("glob", pattern="dispatch-check-*.txt"),
+        call("bash", command=f"rm {name}"),
+    ]
+    state = run_loop(
+        Toolbox.from_dicts(TOOLS, TOOL_HANDLERS),
+        "Use every tool once",
+        *steps,
+        say("All five tools answered."),
+    )
+    seen = [e for e in state.events if e.kind == "tool_ran"]
+    bad = [
+        f"{e.name}({e.input}) -> {e.output!r:.120}"
+        for e in seen
+        if e.is_error or str(e.output).startswith("Error")
+    ]
+    if not any("beta" in str(e.output) for e in seen if e.name == "read_file"):
+        bad.append(
+            "read_file after the edit should show 'beta': is edit_file wired to run_edit with old_text and new_text?"
+        )
+    if bad:
+        return Verdict(False, "in the loop, some calls came back as errors:", bad)
+    return Verdict(
+        True,
+        "the model called all five tools by name, and each reached its function: "
+        + ", ".join(e.name for e in seen)
+        + ".",
+    )
+
+
+@check
+def check_edit_refuses_duplicates(run_edit: Callable[..., str], root: str | os.PathLike) -> Verdict:
+    """Exercise: ``run_edit`` refuses an ``old_text`` found more than once, names the count, and changes nothing."""
+    folder = Path(tempfile.mkdtemp(prefix="edit-check-", dir=root))
+    try:
+        return _check_edit(run_edit, Path(root).resolve(), folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)  # leave the learner's workspace as it was
+
+
+def _check_edit(run_edit: Callable[..., str], root: Path, folder: Path) -> Verdict:
+    rel = folder.relative_to(root) if folder.is_relative_to(root) else folder
+    twice, once = str(rel / "twice.py"), str(rel / "once.py")
+    (folder / "twice.py").write_text("x = 1\nx = 1\ny = 2\n")
+    (folder / "once.py").write_text("x = 1\n")
+    try:
+        refused = run_edit(twice, "x = 1", "x = 9")
+        done = run_edit(once, "x = 1", "x = 2")
+        missing = run_edit(once, "zzz", "x")
+    except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
+        return crash(getattr(run_edit, "__name__", "run_edit"), e)
+    problems = []
+    if (folder / "twice.py").read_text() != "x = 1\nx = 1\ny = 2\n":
+        problems.append(
+            f"the file with two matches was changed to {(folder / 'twice.py').read_text()!r}; refuse before writing"
+        )
+    if "2" not in str(refused) or not str(refused).lower().startswith("error"):
+        problems.append(
+            f"for two matches, return an 'Error: ...' that says how many (2); it returned {refused!r}"
+        )
+    if (folder / "once.py").read_text() != "x = 2\n":
+        problems.append(
+            f"a text found once should still be replaced; the file reads {(folder / 'once.py').read_text()!r} ({done!r})"
+        )
+    if not str(missing).lower().startswith("error"):
+        problems.append(
+            f"a text not found at all should still be an error; it returned {missing!r}"
+        )
+    if problems:
+        return Verdict(False, "run_edit is not there yet.", problems)
+    edit = {"path": twice, "old_text": "x = 1", "new_text": "x = 9"}
+    seen = model_read(run_edit, EDIT_FILE, edit, "It matched twice; I will add context.")
+    return Verdict(
+        True,
+        f"two matches are refused with the count, one is replaced; in the loop the model read {seen!r}.",
+    )

@@ -1,0 +1,111 @@
+"""A check's answer in words (``Verdict``), and the one rule that makes a failing check fail a graded run."""
+
+from __future__ import annotations
+
+import functools
+import os
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from . import cells
+
+WORKS = "✔ It works:"
+NOT_YET = "✘ Not yet:"
+BLANK = "… Still blank:"
+MODE_VARIABLE = "AGENTLIB_CHECKS"
+MODES = ("friendly", "strict")  # friendly: a verdict is shown; strict: one that is not ok raises
+
+
+@dataclass
+class Verdict:
+    """What a check found: ``ok`` and the sentences that say why; shown as text in a notebook."""
+
+    ok: bool
+    summary: str
+    details: list[str] = field(default_factory=list)
+    blank: bool = False
+
+    def __str__(self) -> str:
+        head = WORKS if self.ok else BLANK if self.blank else NOT_YET
+        lines = textwrap.wrap(
+            f"{head} {self.summary}", 96, subsequent_indent="  ", break_on_hyphens=False
+        )
+        for detail in self.details:
+            lines += textwrap.wrap(
+                detail, 96, initial_indent="  - ", subsequent_indent="    ", break_on_hyphens=False
+            )
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+
+def blank(what: str) -> Verdict:
+    return Verdict(
+        False, f"{what} Fill in the cell above, run it, then run this check again.", blank=True
+    )
+
+
+def crash(what: str, error: BaseException) -> Verdict:
+    """The learner's code raised: a ``NotImplementedError`` is the untouched blank, anything else a mistake."""
+    if isinstance(error, NotImplementedError):
+        return blank(f"{what} still raises NotImplementedError.")
+    return Verdict(False, f"{what} raised {type(error).__name__}: {error}")
+
+
+def api_message(error: BaseException) -> str:
+    body = getattr(error, "body", None)
+    detail = body.get("error") if isinstance(body, dict) else None
+    if isinstance(detail, dict) and isinstance(detail.get("message"), str):
+        return f"the API refused the request (HTTP {getattr(error, 'status_code', '?')}): {detail['message']}"
+    return f"{type(error).__name__}: {error}"
+
+
+def strict() -> bool:
+    """Whether ``AGENTLIB_CHECKS=strict``: graders (nbgrader, nbmake, papermill, the runner) then see a failing check fail its cell."""
+    mode = os.environ.get(MODE_VARIABLE, "").strip() or "friendly"
+    if mode not in MODES:
+        raise ValueError(
+            f"{MODE_VARIABLE}={mode!r} is not a mode the exercise checks know: use "
+            f"{MODE_VARIABLE}=strict (a blank or failing check raises AssertionError) or leave it "
+            "unset (checks explain and the notebook carries on)."
+        )
+    return mode == "strict"
+
+
+def _cell_raised(verdict: Verdict) -> Verdict:
+    """A blank that is still blank because the learner's cell raised: say that, not "blank"."""
+    failed = cells.last_failure()
+    if not verdict.blank or failed is None:
+        return verdict
+    source, error = failed
+    first_line = next((line for line in source.splitlines() if line.strip()), "")
+    return Verdict(
+        False,
+        f"a cell you ran before this check raised {type(error).__name__}: {error}",
+        [
+            f"that cell starts {first_line.strip()[:80]!r}; a cell that raises stops there, so "
+            "what it was to define keeps its old value. Fix the error, run that cell again, "
+            f"then this check (until then: {verdict.summary})"
+        ],
+    )
+
+
+Check = TypeVar("Check", bound=Callable[..., Verdict])
+
+
+def check(fn: Check) -> Check:
+    """An exercise check: returns its ``Verdict``; with ``AGENTLIB_CHECKS=strict`` one that is not ok raises ``AssertionError``."""
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Verdict:
+        is_strict = strict()  # a mistyped mode is refused before anything runs
+        cells.watch()
+        verdict = _cell_raised(fn(*args, **kwargs))
+        cells.checked()
+        if is_strict and not verdict.ok:
+            raise AssertionError(str(verdict))
+        return verdict
+
+    return run  # type: ignore[return-value]

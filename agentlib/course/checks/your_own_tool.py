@@ -1,0 +1,95 @@
+"""Notebook 05's check: the learner's own tool, whatever its name, passes ``check_exercise`` and runs in the loop."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...offline import call, say
+from ...tools import Tool, Toolbox
+from ..exercise import check_exercise
+from .scripted import run_loop, text_of
+from .verdict import Verdict, blank, check
+
+
+def _not_a_toolbox(TOOLS: Any) -> Verdict | None:
+    """``TOOLS`` is neither a list of schema dicts nor a ``Toolbox``: say what to write instead."""
+    if isinstance(TOOLS, (Toolbox, list, tuple)):
+        return None
+    if isinstance(TOOLS, Tool) or callable(TOOLS):
+        function = TOOLS.handler if isinstance(TOOLS, Tool) else TOOLS
+        fn = getattr(function, "__name__", "your_function")
+        what = f"the tool {TOOLS.name!r}" if isinstance(TOOLS, Tool) else f"the function {fn!r}"
+        return Verdict(
+            False,
+            f"this is {what} alone, not a toolbox: add it to the course's toolbox, "
+            f"`toolbox = agentlib.s02_tools(ws).add({fn})`.",
+        )
+    if isinstance(TOOLS, dict):
+        return Verdict(
+            False,
+            "this is one schema dict, not a list of them: TOOLS is the course's list plus yours, "
+            "`TOOLS = s02.TOOLS + [MY_TOOL]`.",
+        )
+    return Verdict(
+        False,
+        f"TOOLS should be a list of schema dicts or a Toolbox; it is {type(TOOLS).__name__} {TOOLS!r:.80}.",
+    )
+
+
+@check
+def check_own_tool(
+    TOOLS: list[dict] | Toolbox,
+    TOOL_HANDLERS: dict[str, Callable[..., Any]] | None,
+    *,
+    name: Any,
+    example: Any,
+) -> Verdict:
+    """Exercise: the learner's own tool, whatever its name, passes ``check_exercise`` and runs in the loop."""
+    if name is Ellipsis or example is Ellipsis or not name:
+        return blank("TOOL_NAME or EXAMPLE is still `...`.")
+    if TOOLS is Ellipsis:
+        return blank("the toolbox is still `...`.")
+    wrong_kind = _not_a_toolbox(TOOLS)
+    if wrong_kind is not None:
+        return wrong_kind
+    if not isinstance(TOOLS, Toolbox) and any(t is Ellipsis for t in TOOLS):
+        return blank("the schema is still `...`.")
+    if not isinstance(example, dict):
+        return Verdict(
+            False,
+            f"EXAMPLE should be a dict of arguments, like {{'text': 'a b c'}}; it is {example!r}.",
+        )
+    handlers = TOOLS.TOOL_HANDLERS if isinstance(TOOLS, Toolbox) else (TOOL_HANDLERS or {})
+    if callable(handlers.get(name)):
+        try:
+            handlers[name](**example)
+        except NotImplementedError:
+            return blank(f"{name} still raises NotImplementedError.")
+        except Exception:  # noqa: BLE001 - check_exercise below reports the failure in words
+            pass
+    problems = check_exercise(TOOLS, TOOL_HANDLERS, name=name, example=example)
+    if problems:
+        return Verdict(False, f"{name!r} is not ready for the loop.", problems)
+    box = (
+        TOOLS
+        if isinstance(TOOLS, Toolbox)
+        else Toolbox.from_dicts(list(TOOLS), TOOL_HANDLERS or {})
+    )
+
+    def answer(request: dict) -> Any:
+        result = request["messages"][-1]["content"][0]
+        return say(f"{name} answered: {result.get('content')}")
+
+    state = run_loop(box, f"Use the {name} tool on {example}", call(name, **example), answer)
+    ran = [e for e in state.events if e.kind == "tool_ran"]
+    if not ran or ran[0].is_error:
+        return Verdict(
+            False,
+            f"in the loop the call came back as an error: {ran[0].output if ran else 'no call ran'}",
+        )
+    return Verdict(
+        True,
+        f"the loop looked {name!r} up by name and ran it: {name}({example}) -> {ran[0].output!r}; "
+        f"the model answered {text_of(state.messages[-1]['content'])!r}.",
+    )
