@@ -68,7 +68,9 @@ def test_chinese_code_cells_are_the_english_ones_but_for_strings(name):
             f"code cell {index} of zh/{name} is not its English twin's (strings aside):\n"
             f"--- English ---\n{en}\n--- Chinese ---\n{zh}"
         )
-    assert len(zh_cells) == len(en_cells), f"{len(en_cells)} code cells in English, {len(zh_cells)} in zh"
+    assert len(zh_cells) == len(en_cells), (
+        f"{len(en_cells)} code cells in English, {len(zh_cells)} in zh"
+    )
     assert tags_in_order(chinese) == tags_in_order(english)
 
 
@@ -76,14 +78,18 @@ def test_the_comparison_sees_code_but_not_strings():
     assert code_shape('print("hello", f"{n} rounds")') == code_shape('print("你好", f"共 {n} 轮")')
     assert code_shape("x = 1  # one") == code_shape("x = 1  # 一")
     assert code_shape('print(f"{n} rounds")') != code_shape('print(f"{m} rounds")')
-    assert code_shape('show(h, lang="zh")') != code_shape('show(h)')
+    assert code_shape('show(h, lang="zh")') != code_shape("show(h)")
     assert code_shape("x = 1") != code_shape("x = 2")
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_chinese_prose_is_chinese_and_the_language_is_zh(name):
     nb = read(ZH / f"{name}.ipynb")
-    untranslated = [c.source[:80] for c in nb.cells if c.cell_type == "markdown" and not CHINESE.search(c.source)]
+    untranslated = [
+        c.source[:80]
+        for c in nb.cells
+        if c.cell_type == "markdown" and not CHINESE.search(c.source)
+    ]
     assert untranslated == []
     parameters = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
     assert len(parameters) == 1
@@ -106,7 +112,9 @@ def test_one_jupytext_command_syncs_both_languages(tmp_path):
     (folder / "zh" / "src").mkdir(parents=True)
     (folder / "jupytext.toml").write_text((NOTEBOOKS / "jupytext.toml").read_text())
     for sub in ("", "zh/"):
-        (folder / sub / "src" / "00_setup.py").write_text((NOTEBOOKS / sub / "src" / "00_setup.py").read_text())
+        (folder / sub / "src" / "00_setup.py").write_text(
+            (NOTEBOOKS / sub / "src" / "00_setup.py").read_text()
+        )
     command = f"{jupytext} --sync notebooks/src/*.py notebooks/zh/src/*.py"  # the README's, run by a shell
     done = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -144,7 +152,9 @@ def test_chinese_notebook_runs_offline_with_the_solutions(name, tmp_path):
     everything = json.dumps([c.get("outputs", []) for c in run.code_cells()], ensure_ascii=False)
     assert "sk-ant-" not in everything
     diagrams = _diagrams(run.notebook)
-    assert all(d["text/plain"].startswith("轮次图") for d in diagrams), [d["text/plain"][:40] for d in diagrams]
+    assert all(d["text/plain"].startswith("轮次图") for d in diagrams), [
+        d["text/plain"][:40] for d in diagrams
+    ]
     assert CHINESE.search(_printed(run.notebook))
 
 

@@ -8,6 +8,7 @@
 
 from .errors_shown import ExpectedError, expect_error
 from .exercise import check_exercise
+from . import language
 from .instructor import Course, ParameterError, load_object, load_script, load_tools
 from .runner import CellFailure, NotebookRun, inject_parameters, run_notebook
 

@@ -17,11 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from ..tools import Tool, Toolbox, tool
+from . import language
 from .exercise import check_exercise
+from .language import pick
 
 WRITE_A_SCRIPT = (
     "set SCRIPT to 'module:NAME' naming Script(call({name!r}, ...), say('...')) "
-    "(README, For instructors), or run with BACKEND='auto' and a key"
+    "(README, For instructors), or run with BACKEND='auto' and a key",
+    "把 SCRIPT 设为 '模块:名字'，指向 Script(call({name!r}, ...), say('...'))"
+    "（README 的 For instructors 一节），或者用 BACKEND='auto' 加一个 key 来运行",
 )
 
 
@@ -123,12 +127,18 @@ class Course:
         script: str = "",
         *,
         name: str = "course",
+        lang: str = "en",
     ) -> None:
         from .. import connect
         from ..course_tools import s02_tools
         from ..offline.simulator import OFFLINE_BASE_URL
         from ..sandbox import Workspace
 
+        try:
+            language.use(lang)  # Course's lines, the checks and expect_error speak it from here on
+        except ValueError as e:
+            raise ParameterError(str(e)) from e
+        self.lang = lang
         self.extra_tools_spec, self.extra_tools_label = from_env("EXTRA_TOOLS", extra_tools)
         self.script_spec, self.script_label = from_env("SCRIPT", script)
         self.extras: list[Tool] = _loaded(self.extra_tools_label, self.extra_tools_spec, load_tools)
@@ -155,16 +165,27 @@ class Course:
         if not self.extras:
             return []
         names = ", ".join(t.name for t in self.extras)
-        facts = [f"instructor tools {names} ({self.extra_tools_label}) join every toolbox."]
+        label, spec = self.extra_tools_label, self.script_spec
+        facts = [
+            pick(
+                f"instructor tools {names} ({label}) join every toolbox.",
+                f"讲师的工具 {names}（{label}）会加入每一个工具箱。",
+            )
+        ]
         if self.script is not None:
             facts.append(
-                f"{self.script_label}={self.script_spec!r} runs in the section 'For instructors'."
+                pick(
+                    f"{self.script_label}={spec!r} runs in the section 'For instructors'.",
+                    f"{self.script_label}={spec!r} 会在“讲师专用”一节里运行。",
+                )
             )
         elif self.offline:
+            how = pick(*WRITE_A_SCRIPT).format(name=self.extras[0].name)
             facts.append(
-                f"offline without SCRIPT nothing will call {names}: "
-                + WRITE_A_SCRIPT.format(name=self.extras[0].name)
-                + "."
+                pick(
+                    f"offline without SCRIPT nothing will call {names}: {how}.",
+                    f"离线且没有 SCRIPT 时，不会有谁调用 {names}：{how}。",
+                )
             )
         return facts
 

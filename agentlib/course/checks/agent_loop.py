@@ -7,6 +7,7 @@ from typing import Any
 
 from ...messages import to_dict
 from ...offline import call, reply, say
+from ..language import pick
 from .scripted import CountingClient, RunawayLoop, globals_swapped, text_of
 from .verdict import Verdict, api_message, blank, check
 
@@ -105,7 +106,12 @@ def check_stop_reasons(agent_loop: Callable[[list], Any]) -> Verdict:
         try:
             messages, counting = _run(agent_loop, replies, ran)
         except NotImplementedError:
-            return blank(f"{name} still raises NotImplementedError.")
+            return blank(
+                pick(
+                    f"{name} still raises NotImplementedError.",
+                    f"{name} 仍然抛出 NotImplementedError。",
+                )
+            )
         except RunawayLoop:
             problems.append(
                 f"{stop_reason}: {RUNAWAY[stop_reason]} (the loop kept calling the model after it; tools run: {ran or 'none'})"

@@ -8,6 +8,7 @@ from typing import Any
 
 from ...messages import to_dict
 from ...offline import call, reply, say
+from ..language import pick
 from .scripted import (
     BASH,
     CountingClient,
@@ -96,7 +97,7 @@ def check_tool_results(tool_results: Callable[[Any], Any]) -> Verdict:
     if results is None:
         return Verdict(False, "tool_results returned None: did you forget `return results`?")
     if results is Ellipsis:
-        return blank("tool_results returns `...`.")
+        return blank(pick("tool_results returns `...`.", "tool_results 返回的还是 `...`。"))
     if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
         return Verdict(
             False, f"tool_results should return a list of dicts; it returned {results!r:.160}"

@@ -12,6 +12,7 @@ from typing import Any
 from ...offline import call, say
 from ...tools import Toolbox, check_tools
 from ..exercise import description_problem
+from ..language import pick
 from .scripted import EDIT_FILE, model_read, run_loop
 from .verdict import Verdict, blank, check, crash
 
@@ -24,7 +25,9 @@ def _shape_problem(TOOLS: Any, TOOL_HANDLERS: Any) -> Verdict | None:
             f"TOOL_HANDLERS should be a dict (name -> function); it is {type(TOOL_HANDLERS).__name__}.",
         )
     if any(t is Ellipsis for t in TOOLS) or any(h is Ellipsis for h in TOOL_HANDLERS.values()):
-        return blank("a schema or a handler is still `...`.")
+        return blank(
+            pick("a schema or a handler is still `...`.", "还有 schema 或处理函数是 `...`。")
+        )
     not_dicts = [t for t in TOOLS if not isinstance(t, dict)]
     if not_dicts:
         return Verdict(
@@ -39,7 +42,10 @@ def _shape_problem(TOOLS: Any, TOOL_HANDLERS: Any) -> Verdict | None:
         )
     missing = [t.get("name") for t in TOOLS if t.get("name") not in TOOL_HANDLERS]
     if missing and len(TOOL_HANDLERS) <= 1:
-        return blank(f"TOOL_HANDLERS has no entry yet for {', '.join(map(str, missing))}.")
+        return blank(
+            pick("TOOL_HANDLERS has no entry yet for", "TOOL_HANDLERS 里还没有这一项：")
+            + f" {', '.join(map(str, missing))}."
+        )
     return None
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from ...offline import call, say
 from ...tools import Tool, Toolbox
 from ..exercise import check_exercise
+from ..language import pick
 from .scripted import run_loop, text_of
 from .verdict import Verdict, blank, check
 
@@ -47,14 +48,16 @@ def check_own_tool(
 ) -> Verdict:
     """Exercise: the learner's own tool, whatever its name, passes ``check_exercise`` and runs in the loop."""
     if name is Ellipsis or example is Ellipsis or not name:
-        return blank("TOOL_NAME or EXAMPLE is still `...`.")
+        return blank(
+            pick("TOOL_NAME or EXAMPLE is still `...`.", "TOOL_NAME 或 EXAMPLE 还是 `...`。")
+        )
     if TOOLS is Ellipsis:
-        return blank("the toolbox is still `...`.")
+        return blank(pick("the toolbox is still `...`.", "工具箱还是 `...`。"))
     wrong_kind = _not_a_toolbox(TOOLS)
     if wrong_kind is not None:
         return wrong_kind
     if not isinstance(TOOLS, Toolbox) and any(t is Ellipsis for t in TOOLS):
-        return blank("the schema is still `...`.")
+        return blank(pick("the schema is still `...`.", "schema 还是 `...`。"))
     if not isinstance(example, dict):
         return Verdict(
             False,
@@ -65,7 +68,12 @@ def check_own_tool(
         try:
             handlers[name](**example)
         except NotImplementedError:
-            return blank(f"{name} still raises NotImplementedError.")
+            return blank(
+                pick(
+                    f"{name} still raises NotImplementedError.",
+                    f"{name} 仍然抛出 NotImplementedError。",
+                )
+            )
         except Exception:  # noqa: BLE001 - check_exercise below reports the failure in words
             pass
     problems = check_exercise(TOOLS, TOOL_HANDLERS, name=name, example=example)

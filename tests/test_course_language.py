@@ -1,0 +1,142 @@
+"""The course's language: ``Course(..., lang=...)`` sets it; Course's lines, expect_error and the exercise checks speak it."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentlib import s02_tools
+from agentlib.course import Course, ParameterError, expect_error, language
+from agentlib.course.checks import (
+    check_agent_loop,
+    check_dispatch_map,
+    check_edit_refuses_duplicates,
+    check_exit_code,
+    check_own_tool,
+    check_safe_glob,
+    check_stop_reasons,
+    check_tool_results,
+)
+from agentlib.course.checks.verdict import BLANK, BLANK_ZH, NOT_YET_ZH, WORKS, WORKS_ZH, Verdict
+from agentlib.course.language import pick, speaking
+
+FORCE_OFFLINE = "AGENTLIB_FORCE_OFFLINE"
+
+SHOUT = '''
+from agentlib import tool
+
+@tool(read_only=True)
+def shout(text: str) -> str:
+    """Return the text in capital letters.
+
+    Args:
+        text: The text to shout.
+    """
+    return text.upper()
+'''
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    """A Course that speaks Chinese would go on speaking it in the next test."""
+    yield
+    language.use("en")
+
+
+def test_english_is_spoken_until_a_course_says_otherwise(tmp_path, monkeypatch):
+    monkeypatch.setenv(FORCE_OFFLINE, "1")
+    assert language.current() == "en" and pick("yes", "是") == "yes"
+    course = Course("offline", tmp_path / "ws", name="t", lang="zh")
+    assert course.lang == "zh" and language.current() == "zh" and pick("yes", "是") == "是"
+    assert Course("offline", tmp_path / "ws", name="t").lang == "en" and language.current() == "en"
+
+
+def test_a_language_the_course_does_not_speak_is_a_parameter_error_and_makes_nothing(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv(FORCE_OFFLINE, "1")
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    with pytest.raises(ParameterError, match=r"LANG='fr': the course speaks 'en' or 'zh'"):
+        Course("offline", None, name="t", lang="fr")
+    assert list(tmp_path.iterdir()) == [] and language.current() == "en"
+
+
+def test_course_says_its_instructor_lines_in_chinese(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv(FORCE_OFFLINE, "1")
+    (tmp_path / "shouting.py").write_text(SHOUT)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    Course("offline", tmp_path / "ws", "shouting:shout", "", name="t", lang="zh")
+    printed = capsys.readouterr().out
+    assert "agentlib: 讲师的工具 shout（EXTRA_TOOLS）会加入每一个工具箱。" in printed
+    assert "离线且没有 SCRIPT 时，不会有谁调用 shout：把 SCRIPT 设为" in printed
+
+
+@pytest.mark.parametrize(
+    ("lang", "head", "why_label"),
+    [
+        ("en", "Error shown on purpose: ValueError", "Why: "),
+        ("zh", "故意展示的错误：ValueError", "原因："),
+    ],
+)
+def test_expect_error_says_its_heads_in_the_course_language(lang, head, why_label, capsys):
+    with speaking(lang), expect_error(ValueError, why="路径爬出了工作区"):
+        raise ValueError("Path escapes workspace: ../x")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [head, "  Path escapes workspace: ../x", why_label + "路径爬出了工作区"]
+
+
+def test_a_long_chinese_why_is_wrapped_by_columns_not_characters(capsys):
+    with speaking("zh"), expect_error(ValueError, why="一" * 120):
+        raise ValueError("x")
+    why = capsys.readouterr().out.splitlines()[2:]
+    assert len(why) == 3 and all(len(line.strip()) <= 50 for line in why)
+
+
+@pytest.mark.parametrize(
+    ("ok", "blank", "english", "chinese"),
+    [
+        (True, False, WORKS, WORKS_ZH),
+        (False, True, BLANK, BLANK_ZH),
+        (False, False, "✘ Not yet:", NOT_YET_ZH),
+    ],
+)
+def test_a_verdict_starts_with_its_head_in_the_course_language(ok, blank, english, chinese):
+    verdict = Verdict(ok, "x", blank=blank)
+    assert str(verdict).startswith(english)
+    with speaking("zh"):
+        assert str(verdict).startswith(chinese)
+
+
+def _untouched(*args, **kwargs):
+    raise NotImplementedError("the blank as handed out")
+
+
+BLANKS = {
+    "exit code": lambda tmp: check_exit_code(_untouched),
+    "tool results": lambda tmp: check_tool_results(_untouched),
+    "agent loop": lambda tmp: check_agent_loop(_untouched),
+    "stop reasons": lambda tmp: check_stop_reasons(_untouched),
+    "edit": lambda tmp: check_edit_refuses_duplicates(_untouched, tmp),
+    "dispatch map": lambda tmp: check_dispatch_map([...], {}),
+    "glob": lambda tmp: check_safe_glob(_untouched, tmp),
+    "own tool": lambda tmp: check_own_tool([...], {}, name=..., example=...),
+}
+
+
+@pytest.mark.parametrize("what", BLANKS)
+def test_every_check_explains_a_blank_in_chinese(what, tmp_path):
+    with speaking("zh"):
+        said = str(BLANKS[what](tmp_path))
+    assert said.startswith(BLANK_ZH), said
+    assert "把上面的单元格填好并运行" in said, said
+    assert not any(word in said for word in ("still", "Fill in", "raises")), said
+
+
+def test_every_check_explains_a_blank_in_english_by_default(tmp_path):
+    said = [" ".join(str(check(tmp_path)).split()) for check in BLANKS.values()]
+    assert all(s.startswith(BLANK) and "Fill in the cell above" in s for s in said), said
+
+
+def test_the_course_tools_are_unchanged_by_the_language(tmp_path, monkeypatch):
+    monkeypatch.setenv(FORCE_OFFLINE, "1")
+    course = Course("offline", tmp_path / "ws", name="t", lang="zh")
+    assert course.tools(s02_tools(course.workspace)).names == s02_tools(course.workspace).names
