@@ -63,7 +63,7 @@ def test_every_english_notebook_has_a_chinese_twin_and_no_more():
 def test_chinese_code_cells_are_the_english_ones_but_for_strings(name):
     english, chinese = read(NOTEBOOKS / f"{name}.ipynb"), read(ZH / f"{name}.ipynb")
     en_cells, zh_cells = code_cells(english), code_cells(chinese)
-    for index, (en, zh) in enumerate(zip(en_cells, zh_cells)):
+    for index, (en, zh) in enumerate(zip(en_cells, zh_cells, strict=False)):
         assert code_shape(zh) == code_shape(en), (
             f"code cell {index} of zh/{name} is not its English twin's (strings aside):\n"
             f"--- English ---\n{en}\n--- Chinese ---\n{zh}"

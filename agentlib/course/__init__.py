@@ -6,9 +6,9 @@
 ``expect_error`` wraps a cell that fails on purpose, so it prints a few readable lines.
 """
 
+from . import language
 from .errors_shown import ExpectedError, expect_error
 from .exercise import check_exercise
-from . import language
 from .instructor import Course, ParameterError, load_object, load_script, load_tools
 from .runner import CellFailure, NotebookRun, inject_parameters, run_notebook
 
@@ -21,6 +21,7 @@ __all__ = [
     "check_exercise",
     "expect_error",
     "inject_parameters",
+    "language",
     "load_object",
     "load_script",
     "load_tools",
