@@ -140,3 +140,23 @@ def test_the_course_tools_are_unchanged_by_the_language(tmp_path, monkeypatch):
     monkeypatch.setenv(FORCE_OFFLINE, "1")
     course = Course("offline", tmp_path / "ws", name="t", lang="zh")
     assert course.tools(s02_tools(course.workspace)).names == s02_tools(course.workspace).names
+
+
+def test_a_failing_check_says_what_is_wrong_in_chinese():
+    with speaking("zh"):
+        said = str(check_exit_code(lambda command: ""))
+    assert said.startswith(NOT_YET_ZH + " shell 这部分还要再看看。"), said
+    assert "什么都没给出" in "".join(said.split()), said
+
+
+def test_a_passing_check_says_so_in_chinese():
+    def run_bash(command: str) -> str:
+        import subprocess
+
+        r = subprocess.run(command, shell=True, capture_output=True, text=True)
+        out = (r.stdout + r.stderr).strip()
+        return (f"{out}\n(exit code {r.returncode})".strip() if r.returncode else out) or "(no output)"
+
+    with speaking("zh"):
+        said = str(check_exit_code(run_bash))
+    assert said.startswith(WORKS_ZH + " 每种情况都通过了，在循环里模型读到的是"), said

@@ -17,6 +17,7 @@ import nbformat
 import pytest
 
 from agentlib.course import run_notebook
+from agentlib.course.checks.verdict import BLANK_ZH, NOT_YET_ZH, WORKS_ZH
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 ZH = NOTEBOOKS / "zh"
@@ -133,6 +134,16 @@ def _printed(nb) -> str:
     return "\n".join(parts)
 
 
+def _verdicts(nb) -> list[str]:
+    """The first line of every exercise check's verdict, in order."""
+    heads = (WORKS_ZH, NOT_YET_ZH, BLANK_ZH)
+    return [line for line in _printed(nb).splitlines() if line.startswith(heads)]
+
+
+def _exercises(nb) -> int:
+    return len([c for c in nb.cells if "exercise" in c.metadata.get("tags", [])])
+
+
 def _diagrams(nb) -> list[dict]:
     return [
         o.data
@@ -155,7 +166,11 @@ def test_chinese_notebook_runs_offline_with_the_solutions(name, tmp_path):
     assert all(d["text/plain"].startswith("轮次图") for d in diagrams), [
         d["text/plain"][:40] for d in diagrams
     ]
-    assert CHINESE.search(_printed(run.notebook))
+    verdicts = _verdicts(run.notebook)
+    assert len(verdicts) == _exercises(run.notebook) and all(
+        v.startswith(WORKS_ZH) for v in verdicts
+    ), verdicts
+    assert "It works" not in _printed(run.notebook)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -172,3 +187,7 @@ def test_papermill_runs_the_chinese_notebook_as_handed_out(name, tmp_path):
     executed = read(out)
     assert not executed.metadata.get("papermill", {}).get("exception")
     assert not [o for c in executed.cells for o in c.get("outputs", []) if o.output_type == "error"]
+    verdicts = _verdicts(executed)  # as handed out, every check explains its blank, in Chinese
+    assert len(verdicts) == _exercises(executed) and all(
+        v.startswith(BLANK_ZH) for v in verdicts
+    ), verdicts

@@ -22,7 +22,10 @@ def _shape_problem(TOOLS: Any, TOOL_HANDLERS: Any) -> Verdict | None:
     if not isinstance(TOOL_HANDLERS, dict):
         return Verdict(
             False,
-            f"TOOL_HANDLERS should be a dict (name -> function); it is {type(TOOL_HANDLERS).__name__}.",
+            pick(
+                f"TOOL_HANDLERS should be a dict (name -> function); it is {type(TOOL_HANDLERS).__name__}.",
+                f"TOOL_HANDLERS 应该是一个字典（名字 -> 函数）；它是 {type(TOOL_HANDLERS).__name__}。",
+            ),
         )
     if any(t is Ellipsis for t in TOOLS) or any(h is Ellipsis for h in TOOL_HANDLERS.values()):
         return blank(
@@ -32,13 +35,19 @@ def _shape_problem(TOOLS: Any, TOOL_HANDLERS: Any) -> Verdict | None:
     if not_dicts:
         return Verdict(
             False,
-            f"every entry of TOOLS must be a dict (name, description, input_schema); one is {not_dicts[0]!r:.100}",
+            pick(
+                f"every entry of TOOLS must be a dict (name, description, input_schema); one is {not_dicts[0]!r:.100}",
+                f"TOOLS 的每一项都必须是字典（name、description、input_schema）；有一项是 {not_dicts[0]!r:.100}",
+            ),
         )
     not_callable = [n for n, h in TOOL_HANDLERS.items() if not callable(h)]
     if not_callable:
         return Verdict(
             False,
-            f"TOOL_HANDLERS[{not_callable[0]!r}] must be a function; it is {TOOL_HANDLERS[not_callable[0]]!r:.100}",
+            pick(
+                f"TOOL_HANDLERS[{not_callable[0]!r}] must be a function; it is {TOOL_HANDLERS[not_callable[0]]!r:.100}",
+                f"TOOL_HANDLERS[{not_callable[0]!r}] 必须是一个函数；它是 {TOOL_HANDLERS[not_callable[0]]!r:.100}",
+            ),
         )
     missing = [t.get("name") for t in TOOLS if t.get("name") not in TOOL_HANDLERS]
     if missing and len(TOOL_HANDLERS) <= 1:
@@ -58,7 +67,14 @@ def check_dispatch_map(TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[...,
     problems = check_tools(TOOLS, TOOL_HANDLERS)
     problems += [p for s in TOOLS if (p := description_problem(s.get("name"), s))]
     if problems:
-        return Verdict(False, "TOOLS and TOOL_HANDLERS are not ready for the model.", problems)
+        return Verdict(
+            False,
+            pick(
+                "TOOLS and TOOL_HANDLERS are not ready for the model.",
+                "TOOLS 和 TOOL_HANDLERS 还不能交给模型。",
+            ),
+            problems,
+        )
     name = f"dispatch-check-{os.getpid()}.txt"
     steps = [
         call("write_file", path=name, content="alpha\n"),
@@ -81,15 +97,25 @@ def check_dispatch_map(TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[...,
     ]
     if not any("beta" in str(e.output) for e in seen if e.name == "read_file"):
         bad.append(
-            "read_file after the edit should show 'beta': is edit_file wired to run_edit with old_text and new_text?"
+            pick(
+                "read_file after the edit should show 'beta': is edit_file wired to run_edit with old_text and new_text?",
+                "编辑之后 read_file 应显示 'beta'：edit_file 有没有带着 old_text 和 new_text 接到 run_edit 上？",
+            )
         )
     if bad:
-        return Verdict(False, "in the loop, some calls came back as errors:", bad)
+        return Verdict(
+            False,
+            pick("in the loop, some calls came back as errors:", "在循环里，有些调用返回了错误："),
+            bad,
+        )
     return Verdict(
         True,
-        "the model called all five tools by name, and each reached its function: "
+        pick(
+            "the model called all five tools by name, and each reached its function: ",
+            "模型按名字调用了全部五个工具，每个都到达了它的函数：",
+        )
         + ", ".join(e.name for e in seen)
-        + ".",
+        + pick(".", "。"),
     )
 
 
@@ -117,25 +143,40 @@ def _check_edit(run_edit: Callable[..., str], root: Path, folder: Path) -> Verdi
     problems = []
     if (folder / "twice.py").read_text() != "x = 1\nx = 1\ny = 2\n":
         problems.append(
-            f"the file with two matches was changed to {(folder / 'twice.py').read_text()!r}; refuse before writing"
+            pick(
+                f"the file with two matches was changed to {(folder / 'twice.py').read_text()!r}; refuse before writing",
+                f"匹配两处的文件被改成了 {(folder / 'twice.py').read_text()!r}；要在写入之前拒绝",
+            )
         )
     if "2" not in str(refused) or not str(refused).lower().startswith("error"):
         problems.append(
-            f"for two matches, return an 'Error: ...' that says how many (2); it returned {refused!r}"
+            pick(
+                f"for two matches, return an 'Error: ...' that says how many (2); it returned {refused!r}",
+                f"匹配两处时，要返回一个说明次数（2）的 'Error: ...'；它返回的是 {refused!r}",
+            )
         )
     if (folder / "once.py").read_text() != "x = 2\n":
         problems.append(
-            f"a text found once should still be replaced; the file reads {(folder / 'once.py').read_text()!r} ({done!r})"
+            pick(
+                f"a text found once should still be replaced; the file reads {(folder / 'once.py').read_text()!r} ({done!r})",
+                f"只出现一次的文本仍应被替换；文件内容是 {(folder / 'once.py').read_text()!r}（{done!r}）",
+            )
         )
     if not str(missing).lower().startswith("error"):
         problems.append(
-            f"a text not found at all should still be an error; it returned {missing!r}"
+            pick(
+                f"a text not found at all should still be an error; it returned {missing!r}",
+                f"根本找不到的文本仍应是一个错误；它返回的是 {missing!r}",
+            )
         )
     if problems:
-        return Verdict(False, "run_edit is not there yet.", problems)
+        return Verdict(False, pick("run_edit is not there yet.", "run_edit 还没写好。"), problems)
     edit = {"path": twice, "old_text": "x = 1", "new_text": "x = 9"}
     seen = model_read(run_edit, EDIT_FILE, edit, "It matched twice; I will add context.")
     return Verdict(
         True,
-        f"two matches are refused with the count, one is replaced; in the loop the model read {seen!r}.",
+        pick(
+            f"two matches are refused with the count, one is replaced; in the loop the model read {seen!r}.",
+            f"匹配两处时被拒绝并说出了次数，匹配一处时被替换；在循环里模型读到的是 {seen!r}。",
+        ),
     )

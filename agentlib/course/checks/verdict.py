@@ -84,7 +84,11 @@ def api_message(error: BaseException) -> str:
     body = getattr(error, "body", None)
     detail = body.get("error") if isinstance(body, dict) else None
     if isinstance(detail, dict) and isinstance(detail.get("message"), str):
-        return f"the API refused the request (HTTP {getattr(error, 'status_code', '?')}): {detail['message']}"
+        status = getattr(error, "status_code", "?")
+        return pick(
+            f"the API refused the request (HTTP {status}): {detail['message']}",
+            f"API 拒绝了这个请求（HTTP {status}）：{detail['message']}",
+        )
     return f"{type(error).__name__}: {error}"
 
 
