@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agentlib import s02_tools
-from agentlib.course import Course, ParameterError, expect_error, language
+from agentlib.course import Course, ParameterError, check_exercise, expect_error, language
 from agentlib.course.checks import (
     check_agent_loop,
     check_dispatch_map,
@@ -155,8 +155,28 @@ def test_a_passing_check_says_so_in_chinese():
 
         r = subprocess.run(command, shell=True, capture_output=True, text=True)
         out = (r.stdout + r.stderr).strip()
-        return (f"{out}\n(exit code {r.returncode})".strip() if r.returncode else out) or "(no output)"
+        return (
+            f"{out}\n(exit code {r.returncode})".strip() if r.returncode else out
+        ) or "(no output)"
 
     with speaking("zh"):
         said = str(check_exit_code(run_bash))
     assert said.startswith(WORKS_ZH + " 每种情况都通过了，在循环里模型读到的是"), said
+
+
+def test_check_exercise_says_what_is_wrong_in_chinese():
+    def char_count_prints(text: str) -> None:
+        print(len(text))
+
+    schema = {"name": "char_count", "description": "Count the characters of a text.",
+              "input_schema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}}  # fmt: skip
+    with speaking("zh"):
+        problems = check_exercise(
+            [schema], {"char_count": char_count_prints}, name="char_count", example={"text": "abc"}
+        )
+        missing = check_exercise([], {}, name="char_count")
+    assert problems == [
+        "'char_count' 把结果打印出来，而不是返回它：模型永远看不到工具打印的东西（'3'），只看得到它返回的值；"
+        "它返回了 None，模型读到的是 '(no output)'。把 print(...) 换成 return ..."
+    ]
+    assert missing[0].startswith("'char_count' 既不在 TOOLS 里，也不在 TOOL_HANDLERS 里")
