@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
 import subprocess
 import sys
@@ -103,24 +104,73 @@ def test_chinese_prose_is_chinese_and_the_language_is_zh(name):
     assert assigned.get("LANG") == "zh"
 
 
-def test_one_jupytext_command_syncs_both_languages(tmp_path):
-    """The README's command rebuilds a Chinese notebook from its source, as it does an English one."""
+def _copy_both_languages(tmp_path: Path) -> Path:
+    """notebooks/ as committed (config, sources and notebooks, English and Chinese), under ``tmp_path``."""
+    for sub in ("", "zh/"):
+        (tmp_path / "notebooks" / sub / "src").mkdir(parents=True, exist_ok=True)
+        for path in [*(NOTEBOOKS / sub).glob("*.ipynb"), *(NOTEBOOKS / sub / "src").glob("*.py")]:
+            (tmp_path / "notebooks" / path.relative_to(NOTEBOOKS)).write_bytes(path.read_bytes())
+    (tmp_path / "notebooks" / "jupytext.toml").write_bytes(
+        (NOTEBOOKS / "jupytext.toml").read_bytes()
+    )
+    return tmp_path / "notebooks"
+
+
+def _readme_sync(tmp_path: Path, newer: str) -> None:
+    """The README's one command, with the ``newer`` side ("py" or "ipynb") the most recently changed."""
     jupytext = Path(sys.executable).parent / "jupytext"
     if not jupytext.exists():
         pytest.skip("jupytext is not installed (it comes with the test extra)")
-    folder = tmp_path / "notebooks"
-    (folder / "src").mkdir(parents=True)
-    (folder / "zh" / "src").mkdir(parents=True)
-    (folder / "jupytext.toml").write_text((NOTEBOOKS / "jupytext.toml").read_text())
-    for sub in ("", "zh/"):
-        (folder / sub / "src" / "00_setup.py").write_text(
-            (NOTEBOOKS / sub / "src" / "00_setup.py").read_text()
-        )
-    command = f"{jupytext} --sync notebooks/src/*.py notebooks/zh/src/*.py"  # the README's, run by a shell
+    for path in (tmp_path / "notebooks").rglob("*.*"):
+        age = 0 if path.suffix == f".{newer}" else 60
+        os.utime(path, (path.stat().st_mtime - age, path.stat().st_mtime - age))
+    command = (
+        f"{jupytext} --sync notebooks/src/*.py notebooks/zh/src/*.py"  # a shell expands the globs
+    )
     done = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    built = read(folder / "zh" / "00_setup.ipynb")
-    assert code_cells(built) == code_cells(read(ZH / "00_setup.ipynb"))
+
+
+def test_one_jupytext_command_builds_every_chinese_notebook_from_its_source(tmp_path):
+    folder = _copy_both_languages(tmp_path)
+    _readme_sync(tmp_path, newer="py")
+    stale = [
+        n
+        for n in NAMES
+        if (folder / "zh" / f"{n}.ipynb").read_bytes() != (ZH / f"{n}.ipynb").read_bytes()
+    ]
+    assert stale == [], (
+        f"out of date with notebooks/zh/src: {stale}; run the README's jupytext command"
+    )
+    changed = [
+        n
+        for n in NAMES
+        if (folder / f"{n}.ipynb").read_bytes() != (NOTEBOOKS / f"{n}.ipynb").read_bytes()
+    ]
+    assert changed == [], f"the same command also rebuilt English notebooks: {changed}"
+
+
+def test_the_sources_are_what_jupytext_writes_back_from_the_chinese_notebooks(tmp_path):
+    folder = _copy_both_languages(tmp_path)
+    _readme_sync(tmp_path, newer="ipynb")
+    changed = [
+        n
+        for n in NAMES
+        if (folder / "zh/src" / f"{n}.py").read_bytes() != (ZH / "src" / f"{n}.py").read_bytes()
+    ]
+    assert changed == [], f"jupytext would rewrite these sources: {changed}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_chinese_notebook_is_committed_clean(name):
+    nb = read(ZH / f"{name}.ipynb")
+    nbformat.validate(nb)
+    assert (
+        nb.metadata.get("kernelspec", {}).get("name") == "python3" and "widgets" not in nb.metadata
+    )
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, cell.source[:80]
 
 
 def _printed(nb) -> str:
