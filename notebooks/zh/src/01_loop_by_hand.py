@@ -212,12 +212,12 @@ print(output)
 # 结果以一个 `tool_result` 块发回去，它的 `tool_use_id` 就是它所回答的请求的 `id`，放在一条角色为 **user** 的消息里。在它*之前*，要先放模型自己的回复：一个结果必须回答紧挨着的上一条消息里的 `tool_use`，而那个请求唯一的副本，就是我们收到的这条回复。（两条 user 消息挨在一起，API 只会把它们合并。）
 
 # %%
-messages = [
+history = [
     messages[0],  # 问题
     {"role": "assistant", "content": response.content},  # 模型的回复，含它的 tool_use
     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call.id, "content": output}]},
 ]
-len(messages)
+len(history)
 
 # %% [markdown]
 # 在任何模型看到请求之前，API 就会检查这两条规则。漏掉回复，或者回答一个没人请求过的 id，请求都会被 400 拒绝。（`expect_error` 用几行打印一个故意展示的错误；如果这个错误不再发生，它会让单元格失败。）
@@ -226,12 +226,12 @@ len(messages)
 import anthropic
 from agentlib.course import expect_error
 
-without_reply = [messages[0], messages[2]]
+without_reply = [history[0], history[2]]
 with expect_error(anthropic.BadRequestError, why="tool_result 必须回答紧挨着的上一条消息里的 tool_use"):
     client.messages.create(model=MODEL, system=SYSTEM, messages=without_reply, tools=TOOLS, max_tokens=8000)
 
 # %%
-made_up_id = messages[:2] + [{"role": "user", "content": [
+made_up_id = history[:2] + [{"role": "user", "content": [
     {"type": "tool_result", "tool_use_id": "toolu_made_up", "content": output},
 ]}]
 with expect_error(anthropic.BadRequestError, why="每个 tool_use 都要用它自己的 id 来回答"):
@@ -242,7 +242,7 @@ with expect_error(anthropic.BadRequestError, why="每个 tool_use 都要用它�
 
 # %%
 answer = client.messages.create(
-    model=MODEL, system=SYSTEM, messages=messages,
+    model=MODEL, system=SYSTEM, messages=history,
     tools=TOOLS, max_tokens=8000,
 )
 print("stop_reason:", answer.stop_reason)

@@ -359,11 +359,11 @@ print(f"对话记录相同：{len(state.messages)} 条消息，停止原因 {sta
 # %% [markdown]
 # ## 8. 问你自己的问题
 #
-# 改一下 `question`，运行这个单元格。离线时，模型是一套固定的规则（playbook），不是 Claude：它能根据真实的工具结果，做简单的工作区任务，中文英文都行（创建或显示文件、列出文件、查找某个词、重命名、运行脚本、问 git）。别的它会拒绝，并指出它没看懂的那部分。有 key 并设 `BACKEND = "auto"` 时，由真实模型来回答。
+# 改一下 `my_question`，运行这个单元格。离线时，模型是一套固定的规则（playbook），不是 Claude：它能根据真实的工具结果，做简单的工作区任务，中文英文都行（创建或显示文件、列出文件、查找某个词、重命名、运行脚本、问 git）。别的它会拒绝，并指出它没看懂的那部分。有 key 并设 `BACKEND = "auto"` 时，由真实模型来回答。
 
 # %%
-question = "创建一个名为 notes.txt 的文件，内容为 hello"
-mine = [{"role": "user", "content": question}]
+my_question = "创建一个名为 notes.txt 的文件，内容为 hello"
+mine = [{"role": "user", "content": my_question}]
 agent_loop(mine)
 show(mine, offline=OFFLINE, tools=TOOLS, lang=course.lang)
 

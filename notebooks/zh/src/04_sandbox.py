@@ -99,15 +99,15 @@ with expect_error(ValueError, why="经典攻击：一个爬出工作区的路径
 outside_folder = tempfile.TemporaryDirectory(prefix="outside-")  # 内核停止时删除
 OUTSIDE = Path(outside_folder.name)
 (OUTSIDE / "secret.txt").write_text("工作区外面的机密\n")
-run_bash("rm -rf box box.old linked.txt pipe")  # 这个 notebook 上一次运行留下的东西
-run_bash("mkdir box && echo '工作区里面' > box/secret.txt")
-print(safe_path("box/secret.txt").read_text())
+print(OUTSIDE, "里有", sorted(p.name for p in OUTSIDE.iterdir()))
 
 # %% [markdown]
 # **在检查和打开之间换进来的符号链接。** 检查时 `box` 还是一个真目录，所以通过了。然后一条命令把 `box` 换成一个指向外面的链接（我们在最糟糕的那一刻亲手换；通过 bash 启动的一个后台循环会碰巧撞上那一刻）。打开时跟随了链接：
 
 # %%
+run_bash("rm -rf box box.old && mkdir box && echo '工作区里面' > box/secret.txt")
 checked = safe_path("box/secret.txt")  # 1. 检查通过
+print(checked.read_text(), end="")
 run_bash(f"mv box box.old && ln -s {OUTSIDE} box")  # 2. 与此同时，调包
 print(checked.read_text())  # 3. 打开时读到了外面的文件
 
@@ -115,7 +115,7 @@ print(checked.read_text())  # 3. 打开时读到了外面的文件
 # **硬链接。** *同一个*文件的第二个名字，住在工作区里面，所以 `resolve()` 无链接可跟。读和写都直通外面（硬链接只能在同一个文件系统里建；如果这里 `ln` 失败，说明两个目录在不同的文件系统上）：
 
 # %%
-print(run_bash(f"ln {OUTSIDE}/secret.txt linked.txt && echo 已链接"))
+print(run_bash(f"rm -f linked.txt && ln {OUTSIDE}/secret.txt linked.txt && echo 已链接"))
 if (WORKDIR / "linked.txt").exists():
     print(safe_path("linked.txt").read_text())
     safe_path("linked.txt").write_text("通过工作区被覆盖了\n")
@@ -141,7 +141,7 @@ print(len(naive_glob("../*")), "个条目在工作区旁边")
 # %%
 import threading
 
-run_bash("mkfifo pipe")
+run_bash("rm -f pipe && mkfifo pipe")
 reader = threading.Thread(target=lambda: safe_path("pipe").read_text(), daemon=True)
 reader.start()
 reader.join(timeout=0.5)
@@ -241,12 +241,11 @@ pattern = f"../{sibling.name}/*.txt"
 try:
     sibling.mkdir(exist_ok=True)
     (sibling / "stolen.txt").write_text("工作区外面\n")
-    print(f"{pattern}：字符串检查说在里面：{prefix_inside(pattern)}；",
-          "glob 找到了", [p.name for p in WORKDIR.glob(pattern)])
+    found = [p.name for p in WORKDIR.glob(pattern)]
+    print(f"{pattern}：字符串检查说在里面：{prefix_inside(pattern)}；glob 找到了 {found}")
     print("is_relative_to 说在里面：", (WORKDIR / pattern).resolve().is_relative_to(WORKDIR))
 finally:
     shutil.rmtree(sibling, ignore_errors=True)
-print("比较的最后一段：", WORKDIR.parts[-1], "和", sibling.parts[-1])
 
 # %% [markdown]
 # 字符串比较的是字符，而 `<workspace>-evil` 以 `<workspace>` 的每一个字符开头。`Path.is_relative_to` 比较的是路径的完整分段：名叫 `<workspace>-evil` 的目录不是名叫 `<workspace>` 的目录。路径要当路径来比。

@@ -34,7 +34,7 @@ SYSTEM = f"You are a coding agent at {ws.root}. Use bash to solve tasks. Act, do
 # %% [markdown]
 # ## 1. REPL：跨问题的历史
 #
-# 种子的入口在一个循环里读问题（`input("s01 >> ")`），并且所有问题共用**一段**历史，所以第二个问题可以接着第一个问：你第一次说"创建 hello.py"，第二次说"给它加个 main 函数"，智能体记得 hello.py 已经存在。每次运行完，它打印最后一条消息里的文本块（`hasattr(block, "text")` 留下文本块、跳过工具调用）。它的提示符 `"\033[36ms01 >> \033[0m"` 是青色的：`\033` 是 ESC 字符（八进制 33），`[36m` 把终端文字设成青色，`[0m` 重置所有样式，和网页上的 `<span style="color:cyan">` 是同一个概念。在 JupyterLab 里 `input()` 能用（它在单元格下面打开一个输入框），但由程序运行的 notebook（nbclient、papermill、CI）没有人来打字，会报错停下，所以这里直接给循环喂两个问题。在终端里，`python -m agentlib s01` 才是真正的 REPL（notebook 03 用管道往里送过 prompt）。
+# 种子的入口在一个循环里读问题（`input("s01 >> ")`），并且所有问题共用**一段**历史，所以第二个问题可以接着第一个问：你第一次说"创建 hello.py"，第二次说"给它加个 main 函数"，智能体记得 hello.py 已经存在。每次运行完，它打印最后一条消息里的文本块（`hasattr(block, "text")` 留下文本块、跳过工具调用）。它的提示符 `"\033[36ms01 >> \033[0m"` 是青色的：`\033` 是 ESC 字符（八进制 33），`[36m` 把终端文字设成青色，`[0m` 重置所有样式，和网页上的 `<span style="color:cyan">` 是同一个概念。在 JupyterLab 里 `input()` 能用（它在单元格下面打开一个输入框），但由程序运行的 notebook（nbclient、papermill、CI）没有人来打字，会报错停下，所以这里直接给循环喂两个问题。在终端里，`python -m agentlib s01` 才是真正的 REPL（notebook 03 用管道往它的孪生兄弟 `python -m agentlib s02` 里送过 prompt）。
 
 # %%
 def ask(history: list, query: str) -> None:
