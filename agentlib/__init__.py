@@ -1,6 +1,6 @@
 """agentlib: the finished pieces of the course: the s01 loop, the s02 tools, the workspace, the offline model.
 
-Core (read these after the notebooks): ``loop``, ``messages``, ``tools``, ``events``,
+Core (read these after the notebooks): ``loop``, ``messages``, ``protocol``, ``tools``, ``events``,
 ``course_tools`` (the course's five tools) and ``text`` (how long text is cut). Then one
 folder per concept: ``sandbox/`` (the workspace and the bash runner), ``offline/`` (the
 offline model), ``widgets/`` (the round diagram), ``course/`` (running the notebooks,

@@ -8,7 +8,10 @@ environment of the commands the agent runs.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import site
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,32 +43,82 @@ SET_KEY = (
 )
 
 
-def find_env_file(name: str | os.PathLike | None = ".env") -> Path | None:
-    """The .env file to read: ``name`` itself, or the same name in the nearest parent folder."""
-    if name is None:
-        return None
-    path = Path(name)
-    if path.is_absolute():
-        return path if path.is_file() else None
-    for folder in (Path.cwd(), *Path.cwd().parents):  # like python-dotenv's find_dotenv
-        if (folder / path).is_file():
-            return folder / path
-    return None
-
-
 def read_settings(env_file: str | os.PathLike | None = ".env") -> dict[str, tuple[str, str]]:
-    """The settings connect() uses, each as ``(value, where it came from)``; .env wins."""
-    from dotenv import dotenv_values
+    """The settings connect() uses, each as ``(value, where it came from)``; .env wins.
+
+    ``env_file`` is looked for in the current folder, then in each parent (an absolute path is
+    read as it is); None reads no file.
+    """
+    from dotenv import dotenv_values, find_dotenv
 
     settings = {
         key: (os.environ[key], "the environment") for key in SETTINGS if os.environ.get(key)
     }
-    found = find_env_file(env_file)
-    if found is not None:
+    found = find_dotenv(os.fspath(env_file), usecwd=True) if env_file is not None else ""
+    if found:
         for key, value in dotenv_values(found).items():
             if key in SETTINGS and value:
-                settings[key] = (value, str(found))
+                settings[key] = (value, found)
     return settings
+
+
+def _within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def next_start_problems(
+    workspace: str | os.PathLike, env_file: str | os.PathLike | None = ".env"
+) -> list[str]:
+    """Ways a model working in ``workspace`` could change what the next start reads or imports.
+
+    Commands run in the workspace, but Python and connect() run outside the sandbox: a ``.env``
+    the model writes where connect() looks for one could send the key to the model's own
+    listener, and a module it writes on Python's import path (``dotenv.py``) runs at the next
+    start with the key and the user's rights. Empty when the workspace is safe for that.
+    """
+    root = Path(workspace).expanduser().resolve()
+    problems = []
+    if env_file is not None:
+        name, here = Path(env_file), Path.cwd().resolve()
+        # where read_settings() looks: the name itself, or under this folder and each parent
+        looked = [name] if name.is_absolute() else [f / name for f in (here, *here.parents)]
+        if any(_within(path.resolve(), root) for path in looked):
+            problems.append(
+                f"connect() reads {name} from {root} or a folder in it, so a model could write "
+                "one there (ANTHROPIC_BASE_URL pointing at itself) for the next start to read"
+            )
+    entries = [*sys.path, *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
+    for entry in dict.fromkeys(Path(e or ".").resolve() for e in entries):
+        if _within(entry, root):
+            problems.append(
+                f"{entry} is on Python's import path, so a module a model writes there "
+                "(dotenv.py) would be imported by the next start, outside the sandbox"
+            )
+            break
+        if root.parent == entry and _shadows_a_module(root):
+            problems.append(
+                f"{root.name!r} is a module Python imports, and {entry} is on its import "
+                f"path: a {root.name}/__init__.py written there would be imported instead"
+            )
+            break
+    return problems
+
+
+def _shadows_a_module(root: Path) -> bool:
+    """Whether a package written at ``root`` would be imported instead of a module Python has."""
+    if not root.name.isidentifier():
+        return False
+    if root.name in sys.modules:
+        return True
+    try:
+        spec = importlib.util.find_spec(root.name)
+    except (ImportError, ValueError):
+        return False
+    if spec is None:
+        return False
+    if spec.origin in (None, "namespace"):  # a plain folder: matters only if it spans others
+        return any(Path(p).resolve() != root for p in spec.submodule_search_locations or [])
+    return True
 
 
 def _choose(backend: str, settings: dict[str, tuple[str, str]]) -> tuple[str, str]:
@@ -86,6 +139,16 @@ def _choose(backend: str, settings: dict[str, tuple[str, str]]) -> tuple[str, st
     if "ANTHROPIC_AUTH_TOKEN" in settings and "ANTHROPIC_BASE_URL" not in settings:
         return "anthropic", f"ANTHROPIC_AUTH_TOKEN found in {settings['ANTHROPIC_AUTH_TOKEN'][1]}"
     return "offline", "no ANTHROPIC_API_KEY in the environment or .env"
+
+
+def is_offline(model: str | None) -> bool:
+    """Whether ``model`` is the offline model: the one answer, read from the id every reply carries.
+
+    connect() decides which backend to use; after that the model id says it, in-process and over
+    the loopback server alike (the offline model's ids contain "offline"; its token counts are
+    estimates).
+    """
+    return bool(model) and "offline" in model.lower()
 
 
 def anthropic_client(
@@ -119,12 +182,14 @@ def connect(
     record: str | os.PathLike | None = None,
     max_retries: int = 2,
     quiet: bool = False,
+    surface: str = "notebook",
 ) -> tuple[anthropic.Anthropic, str]:
     """``(client, model)`` for the chosen backend; prints one line saying which and why.
 
     ``backend``: "auto" (AGENTLIB_BACKEND, else the real API when a key is configured, else
     offline), "offline" or "anthropic". ``policies`` drive the offline model (default: the
-    playbook, then the fallback). ``record`` saves a real session to a JSON cassette for replay.
+    playbook, then the fallback); ``surface`` ("notebook" or "repl") is where they are read, so
+    their advice fits. ``record`` saves a real session to a JSON cassette for replay.
     No network call is made here: ``check_connection(client, model)`` tries the connection.
     """
     settings = read_settings(env_file)
@@ -134,7 +199,7 @@ def connect(
     if choice == "offline":
         from .offline import offline_client
 
-        client, name = offline_client(*(policies or ()), max_retries=max_retries)
+        client, name = offline_client(*(policies or ()), max_retries=max_retries, surface=surface)
         if not quiet:
             print(f"agentlib: using the offline model {name} ({why}); replies are scripted.")
         return client, name

@@ -8,22 +8,15 @@ from typing import Any
 
 @dataclass(frozen=True, kw_only=True)
 class RoundStarted:
-    """The loop is about to call the model with ``messages`` (plain dicts).
+    """The loop is about to call the model with ``messages``: the history as sent (plain dicts).
 
-    The rounds of a run share one normalized history instead of each keeping a copy of it:
-    ``history`` is that list (the loop only ever appends to it) and ``count`` how many of its
-    messages this round sent (``None``: all of them).
+    It is ``normalize_messages(history)``, so a message with nothing to clean is the
+    history's own dict, not a copy: the rounds of a run store each message once.
     """
 
     round: int
-    history: list[dict[str, Any]]
-    count: int | None = None
+    messages: list[dict[str, Any]]
     kind: str = field(default="round_started", init=False)
-
-    @property
-    def messages(self) -> list[dict[str, Any]]:
-        """Exactly what this round sent, as a new list of the shared message dicts."""
-        return self.history[: self.count] if self.count is not None else list(self.history)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .events import Event, Finished, ModelReplied, RoundStarted, ToolRan
-from .messages import SentHistory, to_dict
+from .messages import normalize_messages, to_dict
 from .tools import Toolbox
 
 OUT_OF_ROUNDS = "max_rounds"  # the stop_reason recorded when the round limit ends a run
@@ -19,8 +19,11 @@ WHY = {
     "stop_sequence": "the model hit a stop sequence",
     "max_tokens": "the reply was cut off at max_tokens; its tool calls (if any) were not run",
     "refusal": "the model declined to continue",
-    "model_context_window_exceeded": "the history no longer fits the model's context window",
-    OUT_OF_ROUNDS: "the round limit was reached: max_rounds rounds without a final answer",
+    "model_context_window_exceeded": (
+        "the reply was cut off when the context window filled up; its tool calls (if any) were "
+        "not run"
+    ),
+    OUT_OF_ROUNDS: "the round limit was reached without a final answer",
 }
 
 
@@ -48,12 +51,12 @@ def agent_loop(
 ) -> LoopState:
     """Run the loop until the model stops asking for tools. Appends to ``messages`` as it goes."""
     run = _Run(LoopState(messages), on_event)
-    history = SentHistory()  # normalize_messages(messages), redone each round for new messages
     extra = {"system": system} if system else {}
     while True:
         if run.state.rounds >= max_rounds:  # the round limit: a runaway loop stops here
-            return run.finish(OUT_OF_ROUNDS)
-        sent = history.update(messages)
+            why = f"the round limit was reached: {max_rounds} rounds without a final answer"
+            return run.finish(OUT_OF_ROUNDS, why)
+        sent = normalize_messages(messages)
         run.round_started(sent)
         try:
             response = client.messages.create(
@@ -69,7 +72,7 @@ def agent_loop(
         if response.stop_reason != "tool_use":
             return run.finish(response.stop_reason)
         calls = [b for b in messages[-1]["content"] if b.get("type") == "tool_use"]
-        results = run_tool_calls(calls, tools, on_ran=run.tool_ran)
+        results = _run_tool_calls(calls, tools, on_ran=run.tool_ran)
         messages.append({"role": "user", "content": results})
 
 
@@ -85,9 +88,8 @@ class _Run:
             self.on_event(event)
 
     def round_started(self, sent: list[dict[str, Any]]) -> None:
-        """Count the round and report what it sends (the list, shared, not a copy of it)."""
         self.state.rounds += 1
-        self.emit(RoundStarted(round=self.state.rounds, history=sent, count=len(sent)))
+        self.emit(RoundStarted(round=self.state.rounds, messages=sent))
         self.started = time.perf_counter()
 
     def model_replied(self, response: Any, reply: dict[str, Any]) -> None:
@@ -122,7 +124,7 @@ class _Run:
             raise clearer from error
 
 
-def run_tool_calls(
+def _run_tool_calls(
     calls: list[dict[str, Any]],
     tools: Toolbox,
     on_ran: Callable[[ToolRan], None] | None = None,
@@ -133,7 +135,7 @@ def run_tool_calls(
     runs alone, after everything before it, so a read that follows a write sees the write.
     """
     results = []
-    for batch in read_only_batches(calls, tools):
+    for batch in _read_only_batches(calls, tools):
         if len(batch) == 1:
             done = [_run_one(batch[0], tools)]
         else:
@@ -146,7 +148,7 @@ def run_tool_calls(
     return results
 
 
-def read_only_batches(calls: list[dict[str, Any]], tools: Toolbox) -> list[list[dict[str, Any]]]:
+def _read_only_batches(calls: list[dict[str, Any]], tools: Toolbox) -> list[list[dict[str, Any]]]:
     """Split calls, in order, into runs of neighbouring read-only calls and single other calls."""
 
     def is_read_only(call: dict[str, Any]) -> bool:

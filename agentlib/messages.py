@@ -1,8 +1,7 @@
-"""The message history: plain dicts from SDK objects, normalisation before each call, and a protocol check."""
+"""The message history: plain dicts from SDK objects, and the normalisation before each call (the rules it keeps: ``protocol``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 CANCELLED = "(cancelled)"
@@ -41,7 +40,8 @@ def content_text(content: Any) -> str:
 
 
 def _clean(message: Any) -> dict[str, Any]:
-    # a new dict, down to the blocks: what is sent never shares an object with the caller's history
+    if _sendable(message):
+        return message  # already what the API reads: sent as it is, not copied each round
     msg = message if isinstance(message, dict) else to_dict(message)
     if not isinstance(msg, dict) or msg.get("role") not in ("user", "assistant"):
         raise ValueError(f"not a message (needs role 'user' or 'assistant'): {msg!r:.120}")
@@ -54,92 +54,25 @@ def _clean(message: Any) -> dict[str, Any]:
     return {"role": msg["role"], "content": blocks}
 
 
-def _asked_ids(turn: dict[str, Any]) -> list[Any]:
-    return [b.get("id") for b in content_blocks(turn["content"]) if b.get("type") == "tool_use"]
+def _sendable(message: Any) -> bool:
+    # a plain dict of role and content whose blocks are plain dicts with no "_" notes
+    if type(message) is not dict or message.keys() != {"role", "content"}:
+        return False
+    content = message["content"]
+    if message["role"] not in ("user", "assistant") or not isinstance(content, (str, list)):
+        return False
+    return isinstance(content, str) or all(
+        type(b) is dict and not any(k.startswith("_") for k in b) and _plain(b) for b in content
+    )
 
 
-def _cancelled(ids: list[str]) -> list[dict[str, Any]]:
-    return [{"type": "tool_result", "tool_use_id": tid, "content": CANCELLED} for tid in ids]
-
-
-class SentHistory:
-    """``normalize_messages`` kept up to date as a history grows: each update costs what is new.
-
-    ``update(messages)`` reads only the messages appended since the last update and returns
-    the normalized history, equal to ``normalize_messages(messages)``. The list it returns is
-    only ever appended to; when new messages change what was already normalized (a message
-    merged into the last one, a ``(cancelled)`` result no longer needed), a new list is
-    returned instead, so a list handed out earlier keeps what it held. Messages already read
-    must not be changed in place: they are not read again.
-    """
-
-    def __init__(self) -> None:
-        self.messages: list[dict[str, Any]] = []  # the normalized history
-        self._turns: list[dict[str, Any]] = []  # cleaned messages, same-role neighbours merged
-        self._starts: list[int] = []  # where each turn begins in self.messages
-        self._read = 0  # how many of the caller's messages are in self._turns
-        self._last: Any = None  # the last of them, to notice a history replaced or cut
-
-    def update(self, messages: list[Any]) -> list[dict[str, Any]]:
-        """Normalize what was appended to ``messages`` since the last update; return the whole."""
-        if len(messages) < self._read or (
-            self._read and messages[self._read - 1] is not self._last
-        ):
-            self.__init__()  # not the history read so far (replaced or cut): start over
-        new = [_clean(m) for m in messages[self._read :]]  # may raise: nothing changed yet
-        if not new:
-            return self.messages
-        turns = self._turns
-        changed = len(turns)  # the first turn that is new or different
-        for msg in new:
-            if turns and turns[-1]["role"] == msg["role"]:
-                changed = min(changed, len(turns) - 1)
-                merged = content_blocks(turns[-1]["content"]) + content_blocks(msg["content"])
-                turns[-1] = {"role": msg["role"], "content": merged}  # a new dict, never edited
-            else:
-                turns.append(msg)
-        self._read, self._last = len(messages), messages[-1]
-        # an assistant turn's (cancelled) results depend on the turn after it
-        if changed and turns[changed - 1]["role"] == "assistant":
-            changed -= 1
-        keep = self._starts[changed] if changed < len(self._starts) else len(self.messages)
-        del self._starts[changed:]
-        tail: list[dict[str, Any]] = []
-        for i in range(changed, len(turns)):
-            self._starts.append(keep + len(tail))
-            tail += self._emit(i)
-        old = self.messages[keep:]
-        if len(old) <= len(tail) and all(
-            a is b for a, b in zip(old, tail[: len(old)], strict=True)
-        ):
-            self.messages += tail[len(old) :]  # only appended: earlier lists stay valid
-        else:
-            self.messages = self.messages[:keep] + tail
-        return self.messages
-
-    def _emit(self, i: int) -> list[dict[str, Any]]:
-        # turn i as sent. After an assistant turn with tool_use blocks the user turn must begin
-        # with a tool_result for each: its own answers move to the front and a (cancelled)
-        # result stands in for each missing one; if the history ends there, a user message
-        # of (cancelled) results follows
-        turn = self._turns[i]
-        if turn["role"] == "assistant":
-            missing = _asked_ids(turn) if i + 1 == len(self._turns) else []
-            return [turn, {"role": "user", "content": _cancelled(missing)}] if missing else [turn]
-        asked = _asked_ids(self._turns[i - 1]) if i else []
-        if not asked:
-            return [turn]
-        blocks = content_blocks(turn["content"])
-        answers = [
-            b for b in blocks if b.get("type") == "tool_result" and b.get("tool_use_id") in asked
-        ]
-        answered = {b.get("tool_use_id") for b in answers}
-        missing = [tid for tid in asked if tid not in answered]
-        if not missing and blocks[: len(answers)] == answers:
-            return [turn]
-        moved = {id(b) for b in answers}
-        rest = [b for b in blocks if id(b) not in moved]
-        return [{"role": "user", "content": _cancelled(missing) + answers + rest}]
+def _plain(value: Any) -> bool:
+    # JSON data already: nothing in it that to_dict would turn into something else
+    if type(value) is dict:
+        return all(_plain(v) for v in value.values())
+    if type(value) is list:
+        return all(_plain(v) for v in value)
+    return not isinstance(value, tuple) and not hasattr(value, "model_dump")
 
 
 def normalize_messages(messages: list[Any]) -> list[dict[str, Any]]:
@@ -151,245 +84,45 @@ def normalize_messages(messages: list[Any]) -> list[dict[str, Any]]:
        result placed right after it, so the history is valid again; results that follow
        other blocks in that message move to its front, where the API wants them.
 
-    The input list is not changed, and the result shares no object with it.
+    The input is not changed. What has nothing to clean (a message of plain JSON, or such a
+    message's blocks when it is merged) is passed on as it is, so a history is not copied
+    every round; what is cleaned is new.
     """
-    return SentHistory().update(messages)
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One way a history breaks the Messages API's protocol, said twice."""
-
-    rule: str  # the rule's id in docs/conformance.md and agentlib.offline.validate.RULES
-    api: str  # what the API answers (the message of its 400 invalid_request_error)
-    words: str  # the same problem explained for the learner, with messages[i] as sent
-
-
-@dataclass
-class _Turn:
-    """Consecutive messages of one role, combined into one turn as the API reads them."""
-
-    role: str
-    blocks: list[dict[str, Any]] = field(default_factory=list)
-    sources: list[int] = field(default_factory=list)  # messages[i] each block came from
-    first: int = 0  # messages[i] the turn starts at
-
-
-def _combined_turns(messages: list[dict[str, Any]]) -> list[_Turn]:
-    # the API combines consecutive same-role messages before its protocol checks, and counts
-    # its messages.N.content.M paths in the combined turns (the SDK's recorded live 400 shows it)
-    turns: list[_Turn] = []
-    for i, message in enumerate(messages):
-        if not turns or turns[-1].role != message["role"]:
-            turns.append(_Turn(message["role"], first=i))
-        blocks = [b for b in content_blocks(message.get("content")) if isinstance(b, dict)]
-        turns[-1].blocks.extend(blocks)
-        turns[-1].sources.extend([i] * len(blocks))
-    return turns
-
-
-def _message_problems(messages: list[dict[str, Any]]) -> list[Problem]:
-    problems = []
-    last = len(messages) - 1
-    for i, message in enumerate(messages):
-        content = message.get("content")
-        is_prefill = i == last and message["role"] == "assistant"
-        if not content and not is_prefill:
-            problems.append(
-                Problem(
-                    "content-non-empty",
-                    f"messages.{i}: all messages must have non-empty content except for the "
-                    "optional final assistant message",
-                    f"messages[{i}] has empty content; only a final assistant message (a prefill) "
-                    "may be empty.",
-                )
-            )
-        texts = [
-            b.get("text")
-            for b in content_blocks(content)
-            if isinstance(b, dict) and b.get("type") == "text"
-        ]
-        if isinstance(content, list) and any(t == "" for t in texts):
-            problems.append(
-                Problem(
-                    "text-non-empty",
-                    "messages: text content blocks must be non-empty",
-                    f"messages[{i}] has a text block with no text.",
-                )
-            )
-        elif any(isinstance(t, str) and t and not t.strip() for t in texts) and not is_prefill:
-            problems.append(
-                Problem(
-                    "text-non-whitespace",
-                    "messages: text content blocks must contain non-whitespace text",
-                    f"messages[{i}] has a text block that is only whitespace.",
-                )
-            )
-        elif (
-            is_prefill and texts and isinstance(texts[-1], str) and texts[-1] != texts[-1].rstrip()
-        ):
-            problems.append(
-                Problem(
-                    "prefill-trailing-whitespace",
-                    "messages: final assistant content cannot end with trailing whitespace",
-                    f"messages[{i}] is a final assistant message (a prefill) whose text ends with "
-                    "whitespace; a prefill may not end with a space or a newline.",
-                )
-            )
-    return problems
-
-
-def tool_pairing_problems(messages: list[dict[str, Any]]) -> list[Problem]:
-    """Every break of the tool_use / tool_result pairing, as the API decides it.
-
-    Each ``tool_use`` id is unique; the user turn right after an assistant turn with
-    ``tool_use`` blocks answers every one of them, and begins with those ``tool_result``
-    blocks; a ``tool_result`` answers a ``tool_use`` of the turn right before it. Consecutive
-    messages of one role count as one turn. ``messages`` are dicts with a valid role.
-    """
-    problems = []
-    turns = _combined_turns(messages)
-    seen: set[Any] = set()
-    for n, turn in enumerate(turns):
-        for m, block in enumerate(turn.blocks):
-            if block.get("type") == "tool_use":
-                if isinstance(block.get("id"), str) and block.get("id") in seen:
-                    problems.append(
-                        Problem(
-                            "tool-use-unique",
-                            f"messages.{n}.content.{m}: `tool_use` ids must be unique",
-                            f"messages[{turn.sources[m]}] reuses the tool_use id {block.get('id')}: "
-                            "every tool_use id in a history must be unique.",
-                        )
-                    )
-                seen.add(block.get("id"))
-        if turn.role == "user":
-            problems += _stray_results(turns, n)
+    merged: list[dict[str, Any]] = []
+    for msg in map(_clean, messages):  # may raise on a message that is not one: nothing sent
+        if merged and merged[-1]["role"] == msg["role"]:
+            blocks = content_blocks(merged[-1]["content"]) + content_blocks(msg["content"])
+            merged[-1] = {"role": msg["role"], "content": blocks}
         else:
-            problems += _unanswered_calls(turns, n)
-    return problems
+            merged.append(msg)
+    out: list[dict[str, Any]] = []
+    for i, msg in enumerate(merged):
+        asked = _asked_ids(merged[i - 1]) if i and msg["role"] == "user" else []
+        out.append(_answers_first(msg, asked) if asked else msg)
+        if msg["role"] == "assistant" and i + 1 == len(merged) and _asked_ids(msg):
+            out.append({"role": "user", "content": _cancelled(_asked_ids(msg))})
+    return out
 
 
-def _ids(turn: _Turn | None, kind: str, key: str) -> list[Any]:
-    return [b.get(key) for b in turn.blocks if b.get("type") == kind] if turn else []
+def _asked_ids(turn: dict[str, Any]) -> list[Any]:
+    return [b.get("id") for b in content_blocks(turn["content"]) if b.get("type") == "tool_use"]
 
 
-def _stray_results(turns: list[_Turn], n: int) -> list[Problem]:
-    before = turns[n - 1] if n else None
-    asked = _ids(before, "tool_use", "id")
-    stray = [
-        (m, b.get("tool_use_id"))
-        for m, b in enumerate(turns[n].blocks)
-        if b.get("type") == "tool_result" and b.get("tool_use_id") not in asked
+def _cancelled(ids: list[Any]) -> list[dict[str, Any]]:
+    return [{"type": "tool_result", "tool_use_id": tid, "content": CANCELLED} for tid in ids]
+
+
+def _answers_first(turn: dict[str, Any], asked: list[Any]) -> dict[str, Any]:
+    # the user turn after tool_use blocks begins with a tool_result for each: its own answers
+    # move to the front, and a (cancelled) result stands in for each missing one
+    blocks = content_blocks(turn["content"])
+    answers = [
+        b for b in blocks if b.get("type") == "tool_result" and b.get("tool_use_id") in asked
     ]
-    if not stray:
-        return []
-    m, _ = stray[0]
-    ids = ", ".join(str(tool_id) for _, tool_id in stray)
-    return [
-        Problem(
-            "tool-result-matches-call",
-            f"messages.{n}.content.{m}: unexpected `tool_use_id` found in `tool_result` blocks: "
-            f"{ids}. Each `tool_result` block must have a corresponding `tool_use` block in the "
-            "previous message.",
-            f"messages[{turns[n].sources[m]}] returns a result for id {ids}, which no tool_use in "
-            "the assistant message right before it asked for.",
-        )
-    ]
-
-
-def _unanswered_calls(turns: list[_Turn], n: int) -> list[Problem]:
-    turn = turns[n]
-    calls = [b for b in turn.blocks if b.get("type") == "tool_use"]
-    if not calls:
-        return []
-    after = turns[n + 1] if n + 1 < len(turns) else None
-    answered = _ids(after, "tool_result", "tool_use_id")
-    missing = [b for b in calls if b.get("id") not in answered]
-    if missing:
-        where = "the next message" if after else "a next message (there is none yet)"
-        names = ", ".join(f"{b.get('name')!r} (id {b.get('id')})" for b in missing)
-        return [
-            Problem(
-                "tool-use-answered",
-                f"messages.{n}: `tool_use` ids were found without `tool_result` blocks immediately "
-                f"after: {', '.join(str(b.get('id')) for b in missing)}. Each `tool_use` block must "
-                "have a corresponding `tool_result` block in the next message.",
-                f"messages[{turn.sources[turn.blocks.index(missing[0])]}] asks for tool {names}, "
-                f"but {where} carries no tool_result for that id: the API refuses the history "
-                "until the tool's result is sent back.",
-            )
-        ]
-    leading = 0
-    for block in after.blocks:
-        if block.get("type") != "tool_result":
-            break
-        leading += 1
-    if leading >= len(calls):
-        return []
-    return [
-        Problem(
-            "tool-result-first",
-            f"messages.{n + 1}: Did not find {len(calls)} `tool_result` block(s) at the beginning "
-            "of this message. Messages following `tool_use` blocks must begin with a matching "
-            "number of `tool_result` blocks.",
-            f"messages[{after.first}] answers the tool calls before it, but does not begin with "
-            f"its tool_result blocks: the first {len(calls)} block(s) must be the tool_result "
-            "blocks, before any text.",
-        )
-    ]
-
-
-def protocol_problems(messages: list[dict[str, Any]]) -> list[Problem]:
-    """Every rule of the conversation's shape this history breaks, in the order the API checks.
-
-    The offline API refuses a request with the first problem's ``api`` message and
-    ``check_history`` explains them all in ``words``: one rule set for both. Consecutive
-    messages of one role are allowed (the API combines them); roles need not alternate.
-    """
-    problems = []
-    for i, message in enumerate(messages):
-        role = message.get("role")
-        if role not in ("user", "assistant"):
-            problems.append(
-                Problem(
-                    "role",
-                    f"messages.{i}.role: Input should be 'user' or 'assistant'",
-                    f"messages[{i}] has role {role!r}; only 'user' and 'assistant' exist "
-                    "(a system prompt goes in the system= argument).",
-                )
-            )
-    if problems:
-        return problems
-    if not messages:
-        return [
-            Problem(
-                "messages-non-empty",
-                "messages: at least one message is required",
-                "The history is empty: the first message must be the user's question.",
-            )
-        ]
-    if messages[0]["role"] != "user":
-        problems.append(
-            Problem(
-                "first-user",
-                'messages: first message must use the "user" role',
-                "messages[0] must come from the user; it comes from the assistant.",
-            )
-        )
-    return problems + _message_problems(messages) + tool_pairing_problems(messages)
-
-
-def check_history(messages: list[Any]) -> list[str]:
-    """Explain, in words, every way this history breaks the Messages API's protocol.
-
-    An empty list means the API will accept the shape of the conversation. The rules are
-    ``protocol_problems``: the same code the offline API uses to refuse a request.
-    """
-    msgs = [m if isinstance(m, dict) else {"role": None} for m in to_dict(list(messages))]
-    # content that is neither a string nor a list of blocks is no content at all
-    msgs = [
-        {**m, "content": m.get("content") if isinstance(m.get("content"), (str, list)) else None}
-        for m in msgs
-    ]
-    return [problem.words for problem in protocol_problems(msgs)]
+    answered = {b.get("tool_use_id") for b in answers}
+    missing = [tid for tid in asked if tid not in answered]
+    if not missing and blocks[: len(answers)] == answers:
+        return turn
+    moved = {id(b) for b in answers}
+    rest = [b for b in blocks if id(b) not in moved]
+    return {"role": "user", "content": _cancelled(missing) + answers + rest}

@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import unicodedata
 from pathlib import Path
 from typing import Any, TextIO
 
 import anthropic
 
-from .client import connect
+from .client import connect, is_offline, next_start_problems
 from .errors import ConfigError
 from .events import Event
 from .loop import LoopState, agent_loop
@@ -36,12 +37,26 @@ class Style:
         return f"\033[{code}m{text}\033[0m" if self.on else text
 
 
-# what a control character becomes on screen: shown as an escape, never obeyed by the terminal
-_SHOWN = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)] if c not in (9, 10)}
-_SHOWN[0x0D] = "\\r"  # a carriage return would let the next text overwrite what ran
-# bidi overrides and isolates reorder text on screen; line/paragraph separators break lines
-_SHOWN |= {c: f"\\u{c:04x}" for c in [0x61C, 0x200E, 0x200F, *range(0x2028, 0x202F)]}
-_SHOWN |= {c: f"\\u{c:04x}" for c in range(0x2066, 0x206A)}
+# Unicode categories a terminal obeys or hides instead of showing: controls (ESC, BEL, CR, C1),
+# format characters (bidi overrides that reorder text, zero-width ones), line and paragraph
+# separators, and lone surrogates (which cannot even be printed)
+HIDDEN = {"Cc", "Cf", "Zl", "Zp", "Cs"}
+KEPT = {"\t", "\n", "\u200c", "\u200d"}  # tabs, newlines, and the joiners emoji and scripts need
+
+
+class _Shown(dict):
+    """str.translate's table, filled in as characters are met: each hidden one as its escape."""
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        hidden = char not in KEPT and unicodedata.category(char) in HIDDEN
+        shown = ascii(char)[1:-1] if hidden else char  # \x1b, \r, \u202e: as Python writes them
+        if len(self) < 4096:  # bounded, whatever a hostile text holds
+            self[code] = shown
+        return shown
+
+
+_SHOWN = _Shown()
 
 
 def visible(text: str) -> str:
@@ -97,10 +112,10 @@ class Session:
 
 
 def _summary(state: LoopState) -> str:
-    usage = [e.usage for e in state.events if e.kind == "model_replied"]
-    tokens_in = sum(u.get("input_tokens") or 0 for u in usage)
-    tokens_out = sum(u.get("output_tokens") or 0 for u in usage)
-    estimated = ", estimated" if any(u.get("estimated") for u in usage) else ""
+    replies = [e for e in state.events if e.kind == "model_replied"]
+    tokens_in = sum(e.usage.get("input_tokens") or 0 for e in replies)
+    tokens_out = sum(e.usage.get("output_tokens") or 0 for e in replies)
+    estimated = ", estimated" if any(is_offline(e.model) for e in replies) else ""
     tokens = f"{tokens_in} tokens in, {tokens_out} out{estimated}"
     rounds = "1 round" if state.rounds == 1 else f"{state.rounds} rounds"
     return f"({rounds}, {tokens}; {state.why})"
@@ -144,7 +159,16 @@ def run(
     out: TextIO = sys.stdout,
 ) -> int:
     """Run the REPL (or one prompt with ``prompt``); returns the exit code."""
-    client, model_name = connect(backend, model=model)
+    if workspace is not None:
+        problems = next_start_problems(workspace)
+        if problems:
+            raise ConfigError(
+                f"Not a safe workspace, {Path(workspace).expanduser().resolve()}: "
+                + "; ".join(problems)
+                + ". Give the agent a folder of its own (--workspace work makes one here), "
+                "or leave --workspace out for a fresh temporary folder."
+            )
+    client, model_name = connect(backend, model=model, surface="repl")
     session = Session(chapter, client, model_name, open_workspace(workspace, chapter, out), out)
     if prompt is not None:
         return 0 if session.ask(prompt) is not None else 1

@@ -1,10 +1,15 @@
-"""Checks a learner's hand-written tools need: TOOLS against TOOL_HANDLERS, and input against a schema."""
+"""Checks of tools: the API's rules for a tool definition, TOOLS against TOOL_HANDLERS, input against a schema."""
 
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable
 from typing import Any
+
+from .protocol import Problem
+
+TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")  # the API's pattern for a tool's name
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -41,16 +46,122 @@ def schema_problems(schema: dict[str, Any], data: Any) -> list[str]:
     return problems
 
 
+def tool_problems(TOOLS: Any) -> list[Problem]:
+    """Every rule of the API these tool definitions break, then what the course advises.
+
+    A problem with an ``api`` message is one the API refuses (400 invalid_request_error, that
+    message); ``api is None`` is advice: the API accepts the tool, but the model reads less
+    (a tool with no description). The offline API, ``check_tools``, ``@tool`` and the course's
+    exercise checks all read this one list. Server tools (a ``type`` other than ``custom``)
+    have shapes of their own and are not checked.
+    """
+    problems: list[Problem] = []
+    advice: list[Problem] = []
+    names: list[Any] = []
+    for i, spec in enumerate(TOOLS):
+        if not isinstance(spec, dict):
+            problems.append(
+                Problem(
+                    "field-type",
+                    f"tools.{i}: Input should be a valid dictionary",
+                    f"TOOLS[{i}] is a {type(spec).__name__}: TOOLS holds one dict per tool, with "
+                    "its name, description and input_schema (a function goes into TOOL_HANDLERS).",
+                )
+            )
+            continue
+        names.append(spec.get("name"))
+        if spec.get("type") not in (None, "custom"):
+            continue
+        problems += _spec_problems(i, spec)
+        description = spec.get("description")
+        if description is None or (isinstance(description, str) and not description.strip()):
+            advice.append(
+                Problem(
+                    "tool-description",
+                    None,
+                    f"{spec.get('name')!r} has no description: the API accepts it, but the model "
+                    "decides when to use a tool by reading its description.",
+                )
+            )
+    for n in sorted({n for n in names if names.count(n) > 1}, key=str):
+        problems.append(
+            Problem(
+                "tool-names-unique",
+                "tools: Tool names must be unique.",
+                f"{n!r} appears {names.count(n)} times in TOOLS; tool names must be unique.",
+            )
+        )
+    return problems + advice
+
+
+def _spec_problems(i: int, spec: dict[str, Any]) -> list[Problem]:
+    where = f"tools.{i}.custom."
+    name = spec.get("name")
+    if "name" not in spec:
+        return [Problem("field-required", f"{where}name: Field required", _name_words(None))]
+    if not isinstance(name, str) or not TOOL_NAME.fullmatch(name):
+        api = f"{where}name: String should match pattern '{TOOL_NAME.pattern}'"
+        if not isinstance(name, str):
+            api = f"{where}name: Input should be a valid string"
+        return [Problem("tool-name-pattern", api, _name_words(name))]
+    if "input_schema" not in spec:
+        return [
+            Problem(
+                "field-required",
+                f"{where}input_schema: Field required",
+                f"{name!r} has no input_schema: every tool needs a JSON schema of type 'object'.",
+            )
+        ]
+    problems = []
+    if "description" in spec and not isinstance(spec["description"], str):
+        problems.append(
+            Problem(
+                "field-type",
+                f"{where}description: Input should be a valid string",
+                f"{name!r}: the description must be a string.",
+            )
+        )
+    schema = spec["input_schema"]
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        api = f"{where}input_schema.type: Input should be 'object'"
+        if not isinstance(schema, dict):
+            api = f"{where}input_schema: Input should be a valid dictionary"
+        words = f"{name!r}: input_schema must be a JSON schema of type 'object'."
+        problems.append(Problem("tool-input-schema", api, words))
+    return problems
+
+
+def _name_words(name: Any) -> str:
+    if not isinstance(name, str):
+        return (
+            f"the tool name {name!r} is not a string: a tool's name is text, such as 'read_file'."
+        )
+    refused = sorted({c for c in name if not TOOL_NAME.fullmatch(c)})
+    if refused:
+        fixed = "".join(c if TOOL_NAME.fullmatch(c) else "_" for c in name)
+        why = "it contains " + ", ".join(repr(c) for c in refused)
+        hint = f" (for example {fixed!r})"
+    else:
+        why = f"it is {len(name)} characters long" if name else "it is empty"
+        hint = ""
+    return (
+        f"the API refuses the tool name {name!r}: {why}. A tool name must match "
+        f"{TOOL_NAME.pattern}, so pick another{hint}; until then every request that offers "
+        "this tool gets 400 invalid_request_error."
+    )
+
+
 def check_tools(
     TOOLS: list[dict[str, Any]], TOOL_HANDLERS: dict[str, Callable[..., Any]]
 ) -> list[str]:
-    """Name every mismatch between a ``TOOLS`` list and a ``TOOL_HANDLERS`` dict, in words."""
-    problems = []
-    names = [s.get("name") for s in TOOLS]
-    for n in sorted({n for n in names if names.count(n) > 1}, key=str):
-        problems.append(
-            f"{n!r} appears {names.count(n)} times in TOOLS; tool names must be unique."
-        )
+    """Name every mismatch between a ``TOOLS`` list and a ``TOOL_HANDLERS`` dict, in words.
+
+    First every definition the API would refuse (``tool_problems``; its advice is left out:
+    the API accepts those tools), then the mismatches between the two structures.
+    """
+    problems = [p.words for p in tool_problems(TOOLS) if p.api is not None]
+    specs = [s for s in TOOLS if isinstance(s, dict)]
+    names = [s.get("name") for s in specs]
     for n in names:
         if n not in TOOL_HANDLERS:
             problems.append(
@@ -62,29 +173,29 @@ def check_tools(
             problems.append(
                 f"{n!r} is in TOOL_HANDLERS but not in TOOLS: the model never learns it exists."
             )
-    for s in TOOLS:
+    for s in specs:
         handler = TOOL_HANDLERS.get(s.get("name"))
-        schema = s.get("input_schema", {})
-        if not isinstance(schema, dict) or schema.get("type") != "object":
-            problems.append(
-                f"{s.get('name')!r}: input_schema must be a JSON schema of type 'object'."
-            )
-            continue
-        if handler is None:
-            continue
-        problems += _signature_problems(s["name"], schema, handler)
+        schema = s.get("input_schema")
+        if handler is not None and isinstance(schema, dict) and schema.get("type") == "object":
+            problems += _signature_problems(s.get("name"), schema, handler)
     return problems
+
+
+def _parameters(handler: Callable[..., Any]) -> dict[str, inspect.Parameter] | None:
+    # None when there is nothing to compare: no signature to read, or a **kw lambda (the seed's)
+    try:
+        params = inspect.signature(handler).parameters
+    except (TypeError, ValueError):  # not callable, or a builtin without a signature
+        return None
+    return None if any(p.kind is p.VAR_KEYWORD for p in params.values()) else dict(params)
 
 
 def _signature_problems(
     name: str, schema: dict[str, Any], handler: Callable[..., Any]
 ) -> list[str]:
-    try:
-        params = inspect.signature(handler).parameters
-    except (TypeError, ValueError):
+    params = _parameters(handler)
+    if params is None:
         return []
-    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
-        return []  # a **kw lambda, as in the seed: nothing to compare
     props = set(schema.get("properties", {}))
     problems = [
         f"{name!r}: schema property {p!r} has no parameter in the handler."
@@ -98,3 +209,17 @@ def _signature_problems(
                 f"{name!r}: the handler needs {pname!r}, which the schema never asks for."
             )
     return problems
+
+
+def optional_but_needed(
+    name: str, schema: dict[str, Any], handler: Callable[..., Any]
+) -> list[str]:
+    """Parameters the handler cannot do without that the schema lets the model leave out."""
+    required = set(schema.get("required", []))
+    return [
+        f"{name!r}: the handler needs {p!r}, but the schema does not list it in 'required', so "
+        f"the model may leave it out and the call would crash: add {p!r} to 'required' (or give "
+        "the parameter a default)."
+        for p, param in (_parameters(handler) or {}).items()
+        if p in schema.get("properties", {}) and p not in required and param.default is param.empty
+    ]

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import inspect
-import re
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import docstring_parser
 import pydantic
 
 from .errors import ToolError
@@ -39,26 +42,6 @@ class Tool:
         }
 
 
-_ARG_LINE = re.compile(r"^\s{2,}(\w+)(?:\s*\([^)]*\))?:\s*(.*)$")
-
-
-def _split_docstring(doc: str) -> tuple[str, dict[str, str]]:
-    """Description for the model, and one line per argument from an ``Args:`` section."""
-    text, _, args_part = inspect.cleandoc(doc).partition("\nArgs:")
-    args: dict[str, str] = {}
-    current = None
-    for line in args_part.splitlines():
-        m = _ARG_LINE.match(line)
-        if m:
-            current = m.group(1)
-            args[current] = m.group(2).strip()
-        elif current and line.strip() and line.startswith(" " * 6):
-            args[current] += " " + line.strip()
-        elif line.strip() and not line.startswith(" "):
-            break  # a following section such as "Returns:"
-    return text.strip(), args
-
-
 def _strip_titles(schema: Any) -> Any:
     # pydantic adds "title" everywhere; the model does not need it and it doubles the tokens
     if isinstance(schema, dict):
@@ -69,37 +52,90 @@ def _strip_titles(schema: Any) -> Any:
 
 
 def _make_tool(fn: Callable[..., Any], name: str | None, read_only: bool) -> Tool:
+    sdk_tool = _from_sdk(fn, name, read_only)
+    if sdk_tool is not None:
+        return sdk_tool
+    label = getattr(fn, "__name__", None)
+    if label is None or not callable(fn):
+        raise TypeError(
+            f"not a tool: {fn!r:.80}. A tool is a typed, documented function, a @tool, or an "
+            "SDK tool made with @anthropic.beta_tool."
+        )
     doc = inspect.getdoc(fn)
     if not doc:
-        raise TypeError(
-            f"{fn.__name__} needs a docstring: it becomes the description the model reads"
-        )
-    description, arg_docs = _split_docstring(doc)
+        raise TypeError(f"{label} needs a docstring: it becomes the description the model reads")
+    parsed = docstring_parser.parse(doc)  # the parser the SDK's own @beta_tool uses
+    description = "\n\n".join(filter(None, [parsed.short_description, parsed.long_description]))
+    arg_docs = {param.arg_name: param.description for param in parsed.params}
     fields: dict[str, Any] = {}
     try:  # resolve string annotations (modules using `from __future__ import annotations`)
         signature = inspect.signature(fn, eval_str=True)
-    except NameError:
-        signature = inspect.signature(fn)
+    except NameError as e:  # a hint naming what the module never imports: no schema without it
+        raise TypeError(
+            f"{label}: a type hint names {e.name!r}, which {fn.__module__ or 'its module'} does not "
+            "define at run time: import it there (not only under TYPE_CHECKING)"
+        ) from e
     for pname, param in signature.parameters.items():
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-            raise TypeError(f"{fn.__name__}: *args/**kwargs cannot be described to the model")
+            raise TypeError(f"{label}: *args/**kwargs cannot be described to the model")
         if param.annotation is inspect.Parameter.empty:
-            raise TypeError(f"{fn.__name__}: parameter {pname!r} needs a type hint")
+            raise TypeError(f"{label}: parameter {pname!r} needs a type hint")
         default = ... if param.default is inspect.Parameter.empty else param.default
         fields[pname] = (param.annotation, pydantic.Field(default, description=arg_docs.get(pname)))
     model = pydantic.create_model(
-        f"{fn.__name__}_input", __config__=pydantic.ConfigDict(extra="forbid"), **fields
+        f"{label}_input", __config__=pydantic.ConfigDict(extra="forbid"), **fields
     )
     schema = _strip_titles(model.model_json_schema())
     schema.setdefault("properties", {})
-    return Tool(name or fn.__name__, description, schema, fn, read_only, model)
+    return Tool(name or label, description, schema, _awaited(fn), read_only, model)
+
+
+def _from_sdk(obj: Any, name: str | None, read_only: bool) -> Tool | None:
+    """A tool made by the SDK (``@anthropic.beta_tool``, ``beta_async_tool``) as a Tool; else None."""
+    if inspect.isroutine(obj) or type(obj).__module__.partition(".")[0] != "anthropic":
+        return None  # not an object of the SDK's: the SDK is never loaded to find that out
+    from anthropic.lib.tools import BetaAsyncBuiltinFunctionTool, BetaBuiltinFunctionTool
+    from anthropic.lib.tools._beta_functions import BaseFunctionTool
+
+    if isinstance(obj, (BetaBuiltinFunctionTool, BetaAsyncBuiltinFunctionTool)):
+        raise TypeError(
+            f"{type(obj).__name__} is one of the SDK's built-in tools, with a definition of its "
+            "own type; a Toolbox holds custom tools: a name, a description and an input_schema."
+        )
+    if not isinstance(obj, BaseFunctionTool):
+        return None
+    spec = obj.to_dict()  # the SDK's schema and description, validated against it on each call
+    return Tool(
+        name or spec["name"],
+        spec.get("description", ""),
+        dict(spec["input_schema"]),
+        _awaited(obj.func),
+        read_only,
+    )
+
+
+def _awaited(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` itself, or for an ``async def`` a function that runs it to its result."""
+    if not inspect.iscoroutinefunction(fn):
+        return fn
+
+    @functools.wraps(fn)
+    def run(**kwargs: Any) -> Any:
+        # a notebook's kernel already runs an event loop in this thread: use a thread of its own
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(asyncio.run, fn(**kwargs)).result()
+
+    return run
 
 
 def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, read_only: bool = False):
     """Make a tool from a typed, documented function: ``@tool`` or ``@tool(read_only=True)``.
 
-    The schema comes from the signature (through pydantic), the description from the
-    docstring, one ``Args:`` line per parameter. The result is still callable.
+    The schema comes from the signature (through pydantic), the description and one line per
+    parameter from the docstring's ``Args:`` section (read by ``docstring_parser``, as the
+    SDK's ``@beta_tool`` reads it). An ``async def`` is run to its result. A tool the SDK made
+    (``@anthropic.beta_tool``) is taken as it is, with its own schema. The result is still
+    callable.
     """
     if fn is None:
         return lambda f: _make_tool(f, name, read_only)
@@ -121,13 +157,16 @@ def _as_text(value: Any) -> str:
 class Toolbox:
     """A set of tools. ``TOOLS`` and ``TOOL_HANDLERS`` are views of the same list, so they cannot drift."""
 
-    def __init__(self, tools: Iterable[Tool | Callable[..., Any]] = ()) -> None:
+    def __init__(self, tools: Iterable[Tool | Callable[..., Any] | Any] = ()) -> None:
         self._tools: dict[str, Tool] = {}
         for t in tools:
             self.add(t)
 
-    def add(self, t: Tool | Callable[..., Any]) -> Toolbox:
-        """Register a tool (or a plain typed function, made a tool on the way). Returns the toolbox."""
+    def add(self, t: Tool | Callable[..., Any] | Any) -> Toolbox:
+        """Register a tool: a ``Tool``, a plain typed function or an SDK tool (made a Tool on the way).
+
+        Returns the toolbox, so calls chain.
+        """
         t = t if isinstance(t, Tool) else tool(t)
         if t.name in self._tools:
             raise ValueError(f"a tool named {t.name!r} is already in this toolbox")

@@ -36,3 +36,17 @@ def shout(text: str) -> str:
 
 
 SCRIPT = Script(call("shout", text="hello from the instructor"), say("It shouted back."))
+
+
+@tool
+def crash(text: str) -> str:
+    """Fail with a bug, the way an instructor's tool might.
+
+    Args:
+        text: Anything.
+    """
+    record("called crash")
+    raise RuntimeError("a bug in the instructor's tool")
+
+
+CRASH = Script(call("crash", text="x"), say("It crashed, and the run went on."))

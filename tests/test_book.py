@@ -62,6 +62,21 @@ def book(tmp_path_factory) -> Path:
     return source
 
 
+def test_the_pages_read_like_a_learners_run(book):
+    """What the runner saved shows what a learner sees: no runner's flag, no settings, no build paths."""
+    texts = {}
+    for path in sorted((book / "executed").glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        texts[path.stem] = json.dumps([c.get("outputs", []) for c in nb.cells], ensure_ascii=False)
+    for name, text in texts.items():
+        assert "AGENTLIB_FORCE_OFFLINE" not in text and "from the environment" not in text, name
+        assert "agentlib-run-" not in text and "/tmp/" not in text, name
+        assert "injected-parameters" not in text, name
+    assert "nothing configured: the offline model it is" in texts["00_setup"]
+    assert "<workspace> | isolation:" in texts["00_setup"]
+    assert "no SCRIPT set: nothing to run" in texts["99_appendix"]  # the default instructor section
+
+
 def _has_diagram(notebook: Path) -> bool:
     nb = nbformat.read(notebook, as_version=4)
     return any(
@@ -145,3 +160,16 @@ def test_the_diagram_shows_on_a_built_page_in_chromium(book, tmp_path):
             browser.close()
     assert blocked == [], f"the page asked the network for: {blocked}"
     assert measured["colours"] > 20 and measured["ink"] > 0.02, json.dumps(measured)
+
+
+def test_the_jupyter_book_1_config_prefers_the_static_copy_as_conf_py_does():
+    yaml = pytest.importorskip("yaml", reason="PyYAML comes with jupytext (the test extra)")
+    config = yaml.safe_load((BOOK / "_config.yml").read_text())
+    conf: dict = {}
+    exec((BOOK / "conf.py").read_text(), conf)
+    overrides = [tuple(o) for o in config["sphinx"]["config"]["nb_mime_priority_overrides"]]
+    assert overrides == conf["nb_mime_priority_overrides"] == [("html", "text/html", 0)]
+    assert config["execute"]["execute_notebooks"] == "off" == conf["nb_execution_mode"]
+    toc = yaml.safe_load((BOOK / "_toc.yml").read_text())
+    assert toc["root"] == "index" and (BOOK / "index.md").is_file()
+    assert toc["chapters"] == [{"glob": "executed/*"}]

@@ -203,6 +203,6 @@ def test_a_schema_without_description_is_refused_in_03_and_05_alike(s02):
     handlers = {**box.TOOL_HANDLERS, "shout": str.upper}
     dispatch = check_dispatch_map([*box.TOOLS, bare], handlers)
     own = check_own_tool([*box.TOOLS, bare], handlers, name="shout", example={"text": "a"})
-    rule = "'shout' has no description: the model decides when to use a tool by reading it."
+    rule = "'shout' has no description: the API accepts it, but the model decides when to use a tool by reading its description."
     assert_verdict(dispatch, NOT_YET, rule)
     assert_verdict(own, NOT_YET, rule)

@@ -10,9 +10,18 @@ import anthropic
 import pytest
 
 from agentlib import connect
-from agentlib.client import SETTINGS, check_connection, config_error_for, list_models
+from agentlib.client import (
+    SETTINGS,
+    check_connection,
+    config_error_for,
+    is_offline,
+    list_models,
+    next_start_problems,
+    read_settings,
+)
 from agentlib.errors import ConfigError
-from agentlib.offline import OFFLINE_MODEL
+from agentlib.offline import OFFLINE_MODEL, Offline
+from agentlib.offline.extras.server import serve_in_thread
 
 KEY = "sk-ant-test-0000-not-a-real-key"
 
@@ -172,3 +181,47 @@ def test_check_connection_and_models_work_offline():
 
 def test_config_error_for_leaves_other_errors_alone():
     assert config_error_for(ValueError("x")) is None
+
+
+@pytest.mark.parametrize("where", ["absolute", "nested", "none"])
+def test_env_file_is_read_from_where_it_is_named(tmp_path, monkeypatch, where):
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "keys.env").write_text(f"ANTHROPIC_API_KEY={KEY}\nMODEL_ID=m\n")
+    monkeypatch.chdir(tmp_path / "config")  # the nested name is found from a parent folder too
+    env_file = {"absolute": tmp_path / "config" / "keys.env", "nested": "config/keys.env"}
+    settings = read_settings(env_file.get(where))
+    if where == "none":
+        assert settings == {}
+    else:
+        assert settings["ANTHROPIC_API_KEY"] == (KEY, str(tmp_path / "config" / "keys.env"))
+
+
+# -- "is this run offline?": connect() decides, then the model id says it everywhere --------------
+def test_offline_is_one_answer_in_process_and_over_the_loopback_server(tmp_path, monkeypatch):
+    from agentlib.course import Course
+    from agentlib.widgets.trace import Trace
+
+    assert is_offline(connect("offline", quiet=True)[1])
+    server = serve_in_thread(Offline())
+    try:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://{}:{}".format(*server.server_address[:2]))
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "any")
+        monkeypatch.setenv("MODEL_ID", OFFLINE_MODEL)
+        (tmp_path / "work").mkdir()
+        course = Course("auto", tmp_path / "work")
+        reply = course.client.messages.create(
+            model=course.model, max_tokens=50, messages=[{"role": "user", "content": "hi"}]
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert course.offline  # the course's own checks hold for the offline model over HTTP too
+    assert reply.usage.estimated is True
+    assert Trace.from_events([]).offline is False and not is_offline("a-real-model")
+
+
+def test_a_workspace_holding_a_named_env_file_connect_would_read_is_a_problem(tmp_path):
+    (tmp_path / "my-config").mkdir()  # the cwd is tmp_path (clean_env)
+    problems = next_start_problems(tmp_path / "my-config", env_file="my-config/keys.env")
+    assert len(problems) == 1 and problems[0].startswith("connect() reads my-config/keys.env from")
+    assert next_start_problems(tmp_path / "my-config", env_file=None) == []

@@ -231,6 +231,9 @@ ACCEPTED = {
     "prefill-accepted": {
         "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "Sure,"}]
     },
+    "tool-description-optional": {
+        "tools": [{k: v for k, v in BASH.items() if k != "description"}],
+    },
 }
 
 # rules about the HTTP request itself: (headers, body, status, error type, words)

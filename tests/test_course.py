@@ -19,6 +19,7 @@ from agentlib.course import (
     run_notebook,
 )
 from agentlib.course.__main__ import main, parse_parameter
+from agentlib.course.instructor import WHERE_OFFERED
 from agentlib.course.runner import INJECTED_TAG, kernel_env
 from agentlib.offline import OFFLINE_MODEL, Script
 
@@ -60,9 +61,10 @@ def test_parameters_go_first_when_no_cell_is_tagged():
 def test_kernel_env_is_offline_without_anthropic_secrets_unless_live(monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "placeholder")
     monkeypatch.setenv("AGENTLIB_BACKEND", "anthropic")
+    monkeypatch.setenv("MODEL_ID", "some-model")
     monkeypatch.setenv(FORCE_OFFLINE, "1")  # as if started from a forced-offline kernel
     env = kernel_env()
-    assert "ANTHROPIC_API_KEY" not in env and env["AGENTLIB_BACKEND"] == "offline"
+    assert not {"ANTHROPIC_API_KEY", "AGENTLIB_BACKEND", "MODEL_ID"} & set(env)
     assert env[FORCE_OFFLINE] == "1"
     lifted = kernel_env({"AGENTLIB_BACKEND": "auto", FORCE_OFFLINE: ""})
     assert lifted["AGENTLIB_BACKEND"] == "auto" and lifted[FORCE_OFFLINE] == "1"
@@ -97,7 +99,7 @@ def test_cli_parameters_are_literals_when_they_can_be(text, expected):
 def test_a_run_reports_the_failing_cell_and_a_tagged_cell_that_did_not_raise(tmp_path):
     nb = notebook(
         ("GREETING = 'hi'", ["parameters"]),
-        ("import os\nprint(GREETING, os.environ.get('AGENTLIB_BACKEND'), 'ANTHROPIC_API_KEY' in os.environ)", []),
+        ("import os\nprint(GREETING, os.environ.get('AGENTLIB_FORCE_OFFLINE'), 'ANTHROPIC_API_KEY' in os.environ)", []),
         ("1 / 0", ["raises-exception"]),
         ("x = 1", ["raises-exception"]),
         ("undefined_name", []),
@@ -105,7 +107,7 @@ def test_a_run_reports_the_failing_cell_and_a_tagged_cell_that_did_not_raise(tmp
     )  # fmt: skip
     run = run_notebook(write(tmp_path / "t.ipynb", nb), {"GREETING": "hello"})
     assert not run.ok
-    assert "hello offline False" in run.text()
+    assert "hello 1 False" in run.text()
     assert [(f.index, f.error) for f in run.failures] == [
         (4, "tagged raises-exception but raised nothing"),
         (5, "NameError: name 'undefined_name' is not defined"),
@@ -119,7 +121,10 @@ def test_cli_prints_each_notebook_and_exits_nonzero_on_failure(tmp_path, capsys)
     good = write(
         tmp_path / "good.ipynb", notebook(("N = 1", ["parameters"]), ("assert N == 2", []))
     )
-    bad = write(tmp_path / "bad.ipynb", notebook(("raise RuntimeError('boom')", [])))
+    bad = write(
+        tmp_path / "bad.ipynb",
+        notebook(("N = 1", ["parameters"]), ("raise RuntimeError('boom')", [])),
+    )
     assert main([good, "-p", "N=2", "--output-dir", str(tmp_path / "out")]) == 0
     assert (
         nbformat.read(tmp_path / "out" / "good.ipynb", as_version=4)
@@ -188,7 +193,7 @@ def word_count(text: str) -> str:
         ([word_count.spec], {}, ["'word_count' is in TOOLS but not in TOOL_HANDLERS: the model will call it and get 'Unknown tool'."]),
         ([], {"word_count": word_count}, ["'word_count' is in TOOL_HANDLERS but not in TOOLS: the model never learns it exists."]),
         ([], {}, ["'word_count' is in neither TOOLS nor TOOL_HANDLERS: add its schema to TOOLS (what the model sees) and its function to TOOL_HANDLERS (what the code runs)."]),
-        ([{**word_count.spec, "description": " "}], {"word_count": word_count}, ["'word_count' has no description: the model decides when to use a tool by reading it."]),
+        ([{**word_count.spec, "description": " "}], {"word_count": word_count}, ["'word_count' has no description: the API accepts it, but the model decides when to use a tool by reading its description."]),  # the course refuses what the API accepts
         ([word_count.spec], {"word_count": lambda words: words}, ["'word_count': schema property 'text' has no parameter in the handler.", "'word_count': the handler needs 'words', which the schema never asks for."]),
         ([word_count.spec], {"word_count": lambda text: int(text)}, ["calling 'word_count' with {'text': 'a b'} fails, so the model would read an error: Error: word_count failed: ValueError: invalid literal for int() with base 10: 'a b'"]),
     ],
@@ -238,10 +243,11 @@ def instructor_module(tmp_path, monkeypatch):
 def test_course_without_script_adds_the_tools_and_says_nothing_will_call_them(
     instructor_module, tmp_path, capsys
 ):
+    (tmp_path / "ws").mkdir()
     course = Course("offline", tmp_path / "ws", "recording_tools:shout", "", name="t")
     assert instructor_module.read_text() == "imported\n"
     printed = capsys.readouterr().out
-    assert "instructor tools shout (EXTRA_TOOLS) join every toolbox." in printed
+    assert f"instructor tools shout (EXTRA_TOOLS) are offered {WHERE_OFFERED}." in printed
     assert "offline without SCRIPT nothing will call shout: set SCRIPT" in printed
     assert course.workspace.root == (tmp_path / "ws").resolve()
     box = course.tools(s02_tools(course.workspace))
@@ -323,7 +329,7 @@ def test_empty_parameters_are_read_from_the_environment(instructor_module, monke
     monkeypatch.setenv("AGENTLIB_SCRIPT", "recording_tools:SCRIPT")
     course = Course("offline", None, "", "")
     printed = capsys.readouterr().out
-    assert "shout (EXTRA_TOOLS (from AGENTLIB_EXTRA_TOOLS)) join" in printed
+    assert "shout (EXTRA_TOOLS (from AGENTLIB_EXTRA_TOOLS)) are offered" in printed
     assert "SCRIPT (from AGENTLIB_SCRIPT)='recording_tools:SCRIPT' runs" in printed
     assert course.run_script(course.tools(s02_tools(course.workspace))).stop_reason == "end_turn"
     monkeypatch.setenv("AGENTLIB_EXTRA_TOOLS", "no_such_module:x")

@@ -45,9 +45,9 @@ def english_afterwards():
 def test_english_is_spoken_until_a_course_says_otherwise(tmp_path, monkeypatch):
     monkeypatch.setenv(FORCE_OFFLINE, "1")
     assert language.current() == "en" and pick("yes", "是") == "yes"
-    course = Course("offline", tmp_path / "ws", name="t", lang="zh")
+    course = Course("offline", tmp_path, name="t", lang="zh")
     assert course.lang == "zh" and language.current() == "zh" and pick("yes", "是") == "是"
-    assert Course("offline", tmp_path / "ws", name="t").lang == "en" and language.current() == "en"
+    assert Course("offline", tmp_path, name="t").lang == "en" and language.current() == "en"
 
 
 def test_a_language_the_course_does_not_speak_is_a_parameter_error_and_makes_nothing(
@@ -64,9 +64,9 @@ def test_course_says_its_instructor_lines_in_chinese(tmp_path, monkeypatch, caps
     monkeypatch.setenv(FORCE_OFFLINE, "1")
     (tmp_path / "shouting.py").write_text(SHOUT)
     monkeypatch.syspath_prepend(str(tmp_path))
-    Course("offline", tmp_path / "ws", "shouting:shout", "", name="t", lang="zh")
+    Course("offline", tmp_path, "shouting:shout", "", name="t", lang="zh")
     printed = capsys.readouterr().out
-    assert "agentlib: 讲师的工具 shout（EXTRA_TOOLS）会加入每一个工具箱。" in printed
+    assert "agentlib: 讲师的工具 shout（EXTRA_TOOLS）会提供给模型，凡是运行 agentlib.agent_loop 的地方" in printed
     assert "离线且没有 SCRIPT 时，不会有谁调用 shout：把 SCRIPT 设为" in printed
 
 
@@ -138,7 +138,7 @@ def test_every_check_explains_a_blank_in_english_by_default(tmp_path):
 
 def test_the_course_tools_are_unchanged_by_the_language(tmp_path, monkeypatch):
     monkeypatch.setenv(FORCE_OFFLINE, "1")
-    course = Course("offline", tmp_path / "ws", name="t", lang="zh")
+    course = Course("offline", tmp_path, name="t", lang="zh")
     assert course.tools(s02_tools(course.workspace)).names == s02_tools(course.workspace).names
 
 

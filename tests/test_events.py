@@ -1,4 +1,4 @@
-"""The loop's events: built with keywords, and one shared history instead of a copy per round."""
+"""The loop's events: built with keywords; each round reports what it sent, and stores no copy of the history."""
 
 import pytest
 
@@ -40,12 +40,12 @@ def test_each_round_reports_exactly_what_it_sent():
     assert [len(e.messages) for e in started] == [1, 3, 5, 7, 9]
 
 
-def test_the_rounds_share_one_history_instead_of_a_copy_each():
+def test_a_round_keeps_what_it_sent_and_stores_each_message_once():
     state, _ = run(*[call("echo", text=f"r{i}") for i in range(6)], say("done"))
     started = [e for e in state.events if isinstance(e, RoundStarted)]
-    assert all(e.history is started[0].history for e in started)
+    assert started[0].messages == [{"role": "user", "content": "go"}]  # the run grew on: not this
     every_message = {id(m) for e in started for m in e.messages}
-    assert len(every_message) == len(started[-1].messages)  # each message is stored once
+    assert len(every_message) == len(started[-1].messages)  # memory grows with the history only
 
 
 def test_a_paused_turn_merged_into_the_last_message_keeps_what_earlier_rounds_sent():
@@ -61,19 +61,13 @@ def test_a_paused_turn_merged_into_the_last_message_keeps_what_earlier_rounds_se
     ]
 
 
-def test_a_hand_built_round_sends_its_whole_history_unless_told_how_much():
-    history = [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}]
-    assert RoundStarted(round=1, history=history).messages == history
-    assert RoundStarted(round=1, history=history, count=1).messages == history[:1]
-
-
 def test_the_diagram_sees_the_same_rounds_from_shared_or_copied_histories():
     paused = [
         Reply([{"type": "text", "text": f"part {i}"}], stop_reason="pause_turn") for i in (1, 2)
     ]
     state, _ = run(call("echo", text="a"), *paused, say("done"))
     copied = [
-        RoundStarted(round=e.round, history=[dict(m) for m in e.messages])
+        RoundStarted(round=e.round, messages=[dict(m) for m in e.messages])
         if isinstance(e, RoundStarted)
         else e
         for e in state.events

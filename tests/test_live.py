@@ -5,7 +5,7 @@ import os
 import pytest
 
 from agentlib import Workspace, agent_loop, s02_tools
-from agentlib.messages import check_history
+from agentlib.protocol import check_history
 
 pytestmark = [
     pytest.mark.live,

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agentlib import OUT_OF_ROUNDS, Toolbox, Workspace, agent_loop, s01_tools, tool
-from agentlib.messages import check_history
 from agentlib.offline import Reply, Script, call, offline_client, reply, say
+from agentlib.protocol import check_history
 
 
 def run(script, tools, messages=None, **kw):

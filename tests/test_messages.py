@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentlib import normalize_messages, to_dict
-from agentlib.messages import CANCELLED, SentHistory, check_history, content_blocks
+from agentlib.messages import CANCELLED, content_blocks
+from agentlib.protocol import check_history
 
 
 def tool_use(id_, name="bash", **inp):
@@ -210,56 +211,38 @@ def test_normalize_is_idempotent_alternates_roles_and_answers_every_tool_use(his
     assert answers_every_tool_use(once)
 
 
-def _ids_of_containers(value, seen=None):
-    """ids of every dict and list inside ``value``: what two histories could share."""
-    seen = set() if seen is None else seen
-    if isinstance(value, (dict, list)):
-        seen.add(id(value))
-        for item in value.values() if isinstance(value, dict) else value:
-            _ids_of_containers(item, seen)
-    return seen
-
-
 @settings(max_examples=300, deadline=None)
-@given(histories, st.data())
-def test_updating_as_the_history_grows_equals_normalizing_it_whole(history, data):
+@given(histories)
+def test_the_input_is_never_changed_and_sharing_changes_no_value(history):
     original = copy.deepcopy(history)
-    sent, grown, handed_out = SentHistory(), [], []
-    while len(grown) < len(history):
-        step = data.draw(st.integers(min_value=1, max_value=len(history) - len(grown)))
-        grown += history[len(grown) : len(grown) + step]
-        out = sent.update(grown)
-        assert out == normalize_messages(grown)
-        handed_out.append((out, len(out), copy.deepcopy(out)))
-        assert sent.update(grown) is out  # nothing new: nothing to do
-    for out, count, then in handed_out:  # what an earlier round sent is still what it holds
-        assert out[:count] == then
+    out = normalize_messages(history)
     assert history == original
-    assert not _ids_of_containers(history) & _ids_of_containers([h[0] for h in handed_out])
+    assert out == normalize_messages(copy.deepcopy(history))
 
 
-def test_a_replaced_history_is_normalized_again_from_the_start():
-    sent = SentHistory()
-    sent.update([{"role": "user", "content": "one"}, {"role": "assistant", "content": "two"}])
-    other = [{"role": "user", "content": "three"}]
-    assert sent.update(other) == normalize_messages(other) == other
+def test_a_clean_message_is_sent_as_it_is_and_one_with_notes_is_a_new_dict():
+    question = {"role": "user", "content": "go"}
+    noted = {"role": "assistant", "content": [{"type": "text", "text": "hi", "_meta": 1}]}
+    out = normalize_messages([question, noted])
+    assert out[0] is question  # nothing to clean: not copied again every round
+    assert out[1] == {"role": "assistant", "content": [{"type": "text", "text": "hi"}]}
+    assert noted["content"][0]["_meta"] == 1  # the caller's history keeps its notes
 
 
-def test_a_reply_merged_into_the_last_message_leaves_earlier_lists_as_they_were():
-    sent = SentHistory()
-    history = [{"role": "user", "content": "go"}, {"role": "assistant", "content": "thinking"}]
-    first = sent.update(history)
-    history.append({"role": "assistant", "content": "done"})
-    second = sent.update(history)
-    assert first == [
-        {"role": "user", "content": "go"},
-        {"role": "assistant", "content": "thinking"},
-    ]
-    assert second[1]["content"] == [
-        {"type": "text", "text": "thinking"},
-        {"type": "text", "text": "done"},
-    ]
-    assert second[0] is first[0]  # the unchanged message is shared, not copied
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"role": "user", "content": "go", "extra": 1},  # a key the API does not know
+        {"role": "user", "content": None},
+        {"role": "user", "content": [{"type": "text", "text": "a"}, "not a block"]},
+        {"role": "user", "content": [{"type": "text", "text": t.TextBlock(type="text", text="x")}]},
+        {"role": "user", "content": ({"type": "text", "text": "a"},)},
+    ],
+)
+def test_a_message_with_anything_to_clean_is_copied_clean(message):
+    (out,) = normalize_messages([message])
+    assert out is not message and set(out) == {"role", "content"}
+    assert out == to_dict(normalize_messages([to_dict(message)])[0])
 
 
 @pytest.mark.parametrize(

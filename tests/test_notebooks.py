@@ -10,9 +10,12 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from conftest import FAKE_KEY
 
 from agentlib.course import run_notebook
 from agentlib.course.checks import BLANK, NOT_YET, WORKS
+
+pytestmark = pytest.mark.xdist_group("course-runs")  # the session's runs stay on one worker
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 NAMES = [
@@ -26,9 +29,9 @@ NAMES = [
 ]
 LESSONS = NAMES[1:-1]  # each opens with a picture and ends with a quiz
 EXERCISES = {"01_loop_by_hand": 3, "02_agent_loop": 1, "03_tool_use": 2, "04_sandbox": 1, "05_your_own_tool": 2}  # fmt: skip
-MAX_PROSE_WORDS, MAX_CODE_CELLS = 1700, 35  # one sitting: about 45 minutes
+MAX_PROSE_WORDS, MAX_CODE_CELLS = 1700, 35
+MAX_LESSON_WORDS = 1500  # a lesson (01-05) is one sitting: about 45 minutes
 DATED_MODEL = re.compile(r"claude-[a-z0-9.-]*-20\d{6}")
-FAKE_KEY = "sk-" + "ant-" + "notarealkey0000"  # planted in the kernel's env; must never be printed
 DIAGRAM = 'class="agentlib-round-diagram"'  # the static copy a runner's diagram output is
 
 
@@ -40,30 +43,24 @@ def tagged(nb, tag: str) -> list:
     return [c for c in nb.cells if tag in c.metadata.get("tags", [])]
 
 
-def execute(name: str, tmp_path: Path, *, solutions: bool = False, notebook: Path | None = None):
-    """Run one notebook offline in ``tmp_path/workspace`` with a fake key in the kernel's env."""
-    workspace = tmp_path / "workspace"
-    workspace.mkdir(exist_ok=True)
-    path = notebook or NOTEBOOKS / f"{name}.ipynb"
-    run = run_notebook(path, {"WORKSPACE": str(workspace)}, env={"ANTHROPIC_API_KEY": FAKE_KEY},
-                       timeout=120, solutions=solutions)  # fmt: skip
+def execute(name: str, course_runs, *, solutions: bool = False, notebook: Path | None = None, tmp_path: Path | None = None):  # fmt: skip
+    """One notebook's run (once per session), offline, with a fake key in the kernel's env.
+
+    ``notebook`` (a changed copy) is run afresh in ``tmp_path/workspace``.
+    """
+    if notebook is None:
+        run, workspace, _ = course_runs.get(name, solutions=solutions)
+    else:
+        workspace = tmp_path / "workspace"
+        workspace.mkdir()
+        run = run_notebook(notebook, {"WORKSPACE": str(workspace)}, env={"ANTHROPIC_API_KEY": FAKE_KEY},
+                           timeout=120, solutions=solutions)  # fmt: skip
     assert run.ok, run.report()
     everything = json.dumps([c.get("outputs", []) for c in run.code_cells()], ensure_ascii=False)
     assert "sk-ant-" not in everything
     assert not DATED_MODEL.search(everything)
     assert not [o for o in run.outputs() if o.output_type == "error"]  # papermill sees no error
     return run, workspace
-
-
-def text_of(run) -> str:
-    """Everything the cells printed or showed as text; a print split across stream chunks stays whole."""
-    parts = []
-    for o in run.outputs():
-        if o.output_type == "stream":
-            parts.append(o.text)
-        elif o.output_type in ("execute_result", "display_data"):
-            parts.append("\n" + o.get("data", {}).get("text/plain", "") + "\n")
-    return "".join(parts)
 
 
 def flat(text: str) -> str:
@@ -73,7 +70,7 @@ def flat(text: str) -> str:
 
 def verdicts(run) -> list[str]:
     """The first line of every exercise check's verdict, in order."""
-    return [line for line in text_of(run).splitlines() if line.startswith((WORKS, NOT_YET, BLANK))]
+    return [line for line in run.text().splitlines() if line.startswith((WORKS, NOT_YET, BLANK))]
 
 
 def assert_checks(run, name: str, solutions: bool) -> None:
@@ -111,13 +108,14 @@ def test_notebook_is_committed_clean_and_one_sitting(name):
         assert cell.outputs == [] and cell.execution_count is None, cell.source[:80]
         assert "raises-exception" not in cell.metadata.get("tags", [])  # expect_error instead
     assert code[0].metadata.get("tags") == ["parameters"]
-    for parameter in ("BACKEND", "WORKSPACE", "EXTRA_TOOLS", "SCRIPT"):
-        assert re.search(rf"^{parameter} = ", code[0].source, re.M)
+    for parameter in ("BACKEND", "WORKSPACE", "EXTRA_TOOLS", "SCRIPT"):  # typed, for papermill
+        assert re.search(rf"^{parameter}: [^=]+ = ", code[0].source, re.M)
     text = (NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8")
     assert not DATED_MODEL.search(text) and "sk-ant-" not in text
     assert nb.cells[0].source.startswith("# ")
     prose = sum(len(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
-    assert prose <= MAX_PROSE_WORDS and len(code) <= MAX_CODE_CELLS, (prose, len(code))
+    limit = MAX_LESSON_WORDS if name in LESSONS else MAX_PROSE_WORDS
+    assert prose <= limit and len(code) <= MAX_CODE_CELLS, (prose, len(code))
 
 
 @pytest.mark.parametrize("name", LESSONS)
@@ -129,6 +127,9 @@ def test_lesson_opens_with_a_picture_and_ends_with_a_quiz(name):
     questions = re.findall(r"^\*\*\d+\.\*\*", quiz[-1].source, re.M)
     answers = quiz[-1].source.count("<details><summary>Answer</summary>")
     assert 4 <= len(questions) == answers <= 6
+    # markdown is not rendered inside <details>: a backtick would show as a backtick
+    inside = re.findall(r"<details>.*?</details>", quiz[-1].source, re.S)
+    assert not [answer for answer in inside if "`" in answer]
 
 
 @pytest.mark.parametrize("name", list(EXERCISES))
@@ -145,9 +146,9 @@ def test_each_exercise_has_a_collapsed_solution_never_run_by_default(name):
         assert body.strip() not in code  # the answer is not shown in any code cell
 
 
-def test_00_setup_runs_offline_and_draws_one_run(tmp_path):
-    run, workspace = execute("00_setup", tmp_path)
-    text = text_of(run)
+def test_00_setup_runs_offline_and_draws_one_run(course_runs):
+    run, workspace = execute("00_setup", course_runs)
+    text = run.text()
     assert "using the offline model agentlib-offline" in text
     assert "I am agentlib's offline model, not Claude" in text
     assert "ANTHROPIC_API_KEY      (set)" in text  # named, never shown
@@ -157,9 +158,9 @@ def test_00_setup_runs_offline_and_draws_one_run(tmp_path):
 
 
 @pytest.mark.parametrize("solutions", [False, True], ids=["as-handed-out", "with-solutions"])
-def test_01_loop_by_hand(tmp_path, solutions):
-    run, _ = execute("01_loop_by_hand", tmp_path, solutions=solutions)
-    text = text_of(run)
+def test_01_loop_by_hand(course_runs, solutions):
+    run, _ = execute("01_loop_by_hand", course_runs, solutions=solutions)
+    text = run.text()
     assert_checks(run, "01_loop_by_hand", solutions)
     assert "\"echo s''udo\"            blocked by the seed's check: False" in text
     assert "'rm -fr /'               blocked by the seed's check: False" in text
@@ -169,6 +170,13 @@ def test_01_loop_by_hand(tmp_path, solutions):
     assert shown == 2 and "unexpected `tool_use_id` found in `tool_result` blocks" in text
     assert "`tool_use` ids were found without `tool_result` blocks" in text
     assert "roles must alternate" not in text
+    assert "nosuchprogram" in text and "not found | exit status: 127" in text  # sh or bash wording
+    assert "Error: [Errno 7] Argument list too long" in text  # OSError: the shell did not start
+    if solutions:
+        assert_static_diagrams(run, 1)  # the learner's own loop, drawn
+        assert "tool_use bash" in widget_bundles(run)[0]["text/plain"]
+    else:
+        assert "This cell draws your loop once the check above says it works." in text
     if solutions:
         assert "the model read '(exit code 4)'" in flat(text)
         assert "the model answered 'Both ran.'" in flat(text)
@@ -176,9 +184,9 @@ def test_01_loop_by_hand(tmp_path, solutions):
 
 
 @pytest.mark.parametrize("solutions", [False, True], ids=["as-handed-out", "with-solutions"])
-def test_02_agent_loop(tmp_path, solutions):
-    run, workspace = execute("02_agent_loop", tmp_path, solutions=solutions)
-    text = text_of(run)
+def test_02_agent_loop(course_runs, solutions):
+    run, workspace = execute("02_agent_loop", course_runs, solutions=solutions)
+    text = run.text()
     assert_checks(run, "02_agent_loop", solutions)
     hello = subprocess.run(
         [sys.executable, "hello.py"], cwd=workspace, capture_output=True, text=True
@@ -191,19 +199,24 @@ def test_02_agent_loop(tmp_path, solutions):
     assert "the answer is nowhere in the history: True" in text and "accepted: end_turn" in text
     assert "1 round: max_rounds -> the round limit" in text
     assert "1 round: max_tokens -> the reply was cut off" in text
+    assert "max_rounds rounds" not in text
+    assert "[tool_use] bash {}" in text  # a tool call cut at max_tokens
+    assert "ids were found without `tool_result` blocks immediately after" in text
+    assert "agentlib.agent_loop on that history: accepted, stop_reason 'end_turn'" in text
     assert re.search(r"round 3: 5 messages sent, \d+ input tokens", text)
     assert "same transcript: 6 messages, stopped on 'end_turn'" in text
     assert_static_diagrams(run, 6)
-    assert "Created notes.txt" in widget_bundles(run)[-1]["text/plain"]  # your own question
+    lesson = [b for b in widget_bundles(run) if "tool_use shout" not in b["text/plain"]]
+    assert "Created notes.txt" in lesson[-1]["text/plain"]  # your own question
     assert (workspace / "notes.txt").read_text().strip() == "hello"
     if solutions:
         assert "pause_turn resumed the turn, and the cut-off tool call was never run" in flat(text)
 
 
 @pytest.mark.parametrize("solutions", [False, True], ids=["as-handed-out", "with-solutions"])
-def test_03_tool_use(tmp_path, solutions):
-    run, workspace = execute("03_tool_use", tmp_path, solutions=solutions)
-    text = text_of(run)
+def test_03_tool_use(course_runs, solutions):
+    run, workspace = execute("03_tool_use", course_runs, solutions=solutions)
+    text = run.text()
     assert_checks(run, "03_tool_use", solutions)
     assert "the model sees 5111 of 20000 lines; the last one reads 'line 51'," in text
     assert "but line 5111 of the file is 'line 5111'" in text
@@ -219,6 +232,8 @@ def test_03_tool_use(tmp_path, solutions):
     compare = [o.data for o in run.outputs("execute_result") if "s01 -> s02" in o.data.get("text/plain", "")]  # fmt: skip
     assert compare and "edit_file" in compare[0]["text/html"]
     assert_static_diagrams(run, 4)
+    assert "s02 >> " in text and "> read_file {'path': 'greet.py'}" in text  # the REPL, piped
+    assert (workspace / "repl" / "greet.py").exists()
     if solutions:
         assert "occurs 2 times in edit-check-" in flat(
             text
@@ -228,15 +243,24 @@ def test_03_tool_use(tmp_path, solutions):
 
 
 @pytest.mark.parametrize("solutions", [False, True], ids=["as-handed-out", "with-solutions"])
-def test_04_sandbox(tmp_path, solutions):
-    run, workspace = execute("04_sandbox", tmp_path, solutions=solutions)
-    text = text_of(run)
+def test_04_sandbox(course_runs, solutions):
+    run, workspace = execute("04_sandbox", course_runs, solutions=solutions)
+    text = run.text()
     assert_checks(run, "04_sandbox", solutions)
     assert "Error shown on purpose: ValueError\n  Path escapes workspace: ../../etc/passwd" in text
     assert "a secret from outside the workspace" in text
     for attack in ("symlink swap", "hard link (read)", "absolute glob", "glob with ..", "FIFO"):
         assert re.search(rf"^{re.escape(attack)}\s+refused: ", text, re.M), attack
     assert "read_file still blocked after 0.5 s: True" in text
+    assert "released once a writer opened the pipe: True" in text
+    escape = widget_bundles(run)[0]["text/plain"]  # the model's escape attempt, refused
+    assert "tool_use read_file" in escape and "tool_use glob" in escape
+    assert "ERROR" in escape and "is not allowed in glob patterns" in escape
+    assert "the string check says inside: True; the glob finds ['stolen.txt']" in text
+    assert "is_relative_to says inside: False" in text
+    assert not (workspace.parent / f"{workspace.name}-evil").exists()
+    _, normalised = text.split("_meta: Extra inputs are not permitted")  # then it goes
+    assert "'_meta'" not in normalised
     assert "the outside file says: a secret from outside the workspace" in text
     assert "seed run_bash: wrote it" in text
     assert "seed run_bash: connected" in text
@@ -259,9 +283,9 @@ def test_04_sandbox(tmp_path, solutions):
 
 
 @pytest.mark.parametrize("solutions", [False, True], ids=["as-handed-out", "with-solutions"])
-def test_05_your_own_tool(tmp_path, solutions):
-    run, _ = execute("05_your_own_tool", tmp_path, solutions=solutions)
-    text = text_of(run)
+def test_05_your_own_tool(course_runs, solutions):
+    run, _ = execute("05_your_own_tool", course_runs, solutions=solutions)
+    text = run.text()
     assert_checks(run, "05_your_own_tool", solutions)
     assert "the good copy passes" in text
     assert (
@@ -291,19 +315,29 @@ def test_05_works_for_whatever_name_the_learner_picks(tmp_path):
         )
     renamed = tmp_path / "05_renamed.ipynb"
     nbformat.write(nb, renamed)
-    run, _ = execute("05_your_own_tool", tmp_path, solutions=True, notebook=renamed)
-    text = text_of(run)
+    run, _ = execute("05_your_own_tool", None, solutions=True, notebook=renamed, tmp_path=tmp_path)
+    text = run.text()
     assert_checks(run, "05_your_own_tool", True)
     assert "shout-it({'text': 'One loop and bash is all you need'}) -> 'ONE LOOP AND BASH IS ALL YOU NEED'" in flat(text)  # fmt: skip
     assert "word_count" not in text
 
 
-def test_99_appendix_runs_the_reference_sections(tmp_path):
-    run, workspace = execute("99_appendix", tmp_path)
-    text = text_of(run)
+def test_99_appendix_runs_the_reference_sections(course_runs):
+    run, workspace = execute("99_appendix", course_runs)
+    text = run.text()
     assert "(6 messages in the history now)" in text and "(10 messages in the history now)" in text
     assert "hello.py" in text and (workspace / "hello.py").exists()
     assert "override=False: from-the-shell" in text and "override=True:  from-the-file" in text
     assert "after the seed's line:      {'ANTHROPIC_BASE_URL': 'http://localhost:8080'}" in text
     assert "Error shown on purpose: KeyError" in text
-    assert "no SCRIPT set: nothing to run" in text
+    assert "no SCRIPT set" not in text  # the instructor's script ran (the book checks the default)
+    assert "tool_use shout" in widget_bundles(run)[-1]["text/plain"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_instructor_tools_are_imported_and_called_in_every_notebook(course_runs, name):
+    run, _, log = course_runs.get(name)
+    assert run.ok, run.report()
+    assert "instructor tools shout (EXTRA_TOOLS) are offered wherever" in run.text()
+    events = [line.split(" ", 1)[1] for line in log.read_text(encoding="utf-8").splitlines()]
+    assert events == ["imported", "called shout('hello from the instructor')"]

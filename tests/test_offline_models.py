@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agentlib import normalize_messages
-from agentlib.offline import OFFLINE_MODEL, Fallback, Offline, Script, call, reply
+from agentlib.offline import OFFLINE_MODEL, Fallback, Offline, Script, call, offline_client, reply
 from agentlib.offline.extras.server import serve_in_thread
 from agentlib.seed import seed_normalize_messages, seed_run_bash
 
@@ -188,3 +188,56 @@ def test_normalize_messages_output_is_always_accepted(history):
     body["messages"] = normalize_messages(history)
     answer = offline.handle("POST", "/v1/messages", json.dumps(body).encode(), HEADERS)
     assert answer.status == 200, (json.loads(answer.body), body["messages"])
+
+
+# -- where the replies are read: told by whoever makes the client or the server, never guessed ---
+IN_A_NOTEBOOK, IN_THE_REPL = (
+    "In a notebook, to use a real model",
+    "In the REPL, to use a real model",
+)
+OVER_HTTP = "You are reaching me over HTTP"
+REPL_SYSTEM = "You are a coding agent at /w. Use bash to inspect and change the workspace. Act first, then report clearly."
+
+
+def _declined(client, **options) -> str:
+    ask = {
+        "model": OFFLINE_MODEL,
+        "max_tokens": 900,
+        "messages": [{"role": "user", "content": "a joke?"}],
+    }
+    return client.messages.create(**ask, **options).content[0].text
+
+
+def test_the_repl_is_told_it_is_the_repl_even_inside_a_jupyter_kernel_process():
+    pytest.importorskip("ipykernel")  # imported: the old guess took this for a notebook
+    assert IN_THE_REPL in _declined(offline_client(Fallback(), surface="repl")[0])
+
+
+def test_a_notebook_sending_the_repls_system_prompt_is_still_a_notebook():
+    client, _ = offline_client(Fallback())
+    assert IN_A_NOTEBOOK in _declined(client, system=REPL_SYSTEM)
+
+
+def test_the_server_tells_any_policies_it_serves_that_they_are_read_over_http():
+    server = serve_in_thread(Offline([Fallback()]))
+    try:
+        url = "http://{}:{}".format(*server.server_address[:2])
+        client = anthropic.Anthropic(base_url=url, api_key="any", max_retries=0)
+        assert OVER_HTTP in _declined(client, system=REPL_SYSTEM)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_an_unknown_surface_is_refused_with_the_choices():
+    with pytest.raises(ValueError, match="surface must be one of notebook, repl, http, not 'lab'"):
+        offline_client(surface="lab")
+
+
+def test_no_unread_usage_header_is_sent():
+    client, _ = offline_client(Fallback())
+    raw = client.messages.with_raw_response.create(
+        model=OFFLINE_MODEL, max_tokens=9, messages=[{"role": "user", "content": "hi"}]
+    )
+    assert "x-agentlib-usage" not in raw.headers  # usage says it is estimated, in the body
+    assert raw.parse().usage.estimated is True

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
 import anthropic
 import pytest
@@ -18,7 +19,8 @@ import pytest
 from agentlib import Workspace, agent_loop, s02_tools
 from agentlib.offline import OFFLINE_MODEL, Offline, Script, call, reply, say
 from agentlib.offline.extras import server as server_module
-from agentlib.offline.extras.server import KEPT_REQUESTS, serve_in_thread
+from agentlib.offline.extras.asgi import KEPT_REQUESTS
+from agentlib.offline.extras.server import serve_in_thread
 from agentlib.offline.fallback import Fallback
 from agentlib.offline.simulator import MAX_REQUEST_BYTES
 
@@ -109,12 +111,20 @@ ASK = json.dumps(
 )
 
 
+@contextmanager
+def serving(offline: Offline):
+    server = serve_in_thread(offline)
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 @pytest.fixture
 def address():
-    server = serve_in_thread(Offline([Fallback()]))
-    yield server.server_address[:2], server
-    server.shutdown()
-    server.server_close()
+    with serving(Offline([Fallback()])) as server:
+        yield server.server_address[:2], server
 
 
 def _raw(address, head: bytes, body: bytes = b"", wait: float = 10) -> tuple[int, dict]:
@@ -136,11 +146,13 @@ def _expected(reply: bytes) -> int:
     return reply.index(b"\r\n\r\n") + 4 + int(found[1]) if found else 1 << 30
 
 
-def _post(length_header: str) -> bytes:
+def _post(*extra_headers: str) -> bytes:
     lines = ["POST /v1/messages HTTP/1.1", "host: x", "content-type: application/json"]
     lines += [f"{key}: {value}" for key, value in API_HEADERS.items()]
-    lines += ["x-api-key: any", "anthropic-version: 2023-06-01"]  # the API needs both
-    return "\r\n".join(lines + ([length_header] if length_header else [])).encode()
+    return "\r\n".join(lines + [line for line in extra_headers if line]).encode()
+
+
+CLOSE = "connection: close"  # the server closes after its answer: read to the end
 
 
 @pytest.mark.parametrize(
@@ -149,7 +161,7 @@ def _post(length_header: str) -> bytes:
         ("", 411, "Content-Length header is required"),
         ("content-length: -1", 400, "must be a number of bytes"),
         ("content-length: lots", 400, "must be a number of bytes"),
-        ("content-length: " + "9" * 5000, 413, "request_too_large"),
+        ("content-length: " + "9" * 5000, 400, "must be a number of bytes"),
         (f"content-length: {10**12}", 413, "request_too_large"),
         (f"content-length: {MAX_REQUEST_BYTES + 1}", 413, "request_too_large"),
     ],
@@ -178,20 +190,18 @@ def test_deep_json_is_a_bad_request_not_a_dropped_connection(address):
     assert "nested too deeply" in payload["error"]["message"]
 
 
-def test_a_stalled_body_frees_its_thread_and_others_are_served(monkeypatch):
-    monkeypatch.setattr(server_module, "READ_TIMEOUT_S", 1)
-    server = serve_in_thread(Offline([Fallback()]))
-    try:
+def test_a_stalled_body_is_answered_408_at_its_deadline_and_others_are_served(monkeypatch):
+    monkeypatch.setattr(server_module, "REQUEST_DEADLINE_S", 1)
+    with serving(Offline([Fallback()])) as server:
         address = server.server_address[:2]
         stalled = socket.create_connection(address, timeout=10)
         stalled.sendall(_post("content-length: 100") + b"\r\n\r\n" + b"{")  # 99 bytes never come
         status, _ = _raw(address, _post(f"content-length: {len(ASK)}"), ASK.encode())
         assert status == 200  # served while the other waits
-        assert stalled.recv(100) == b""  # the stalled one was closed after the read timeout
+        answer = _read_all(stalled)  # the stalled one is answered at its deadline, then closed
+        assert answer.startswith(b"HTTP/1.1 408 ")
+        assert json.loads(answer.partition(b"\r\n\r\n")[2])["error"]["type"] == "timeout_error"
         stalled.close()
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_the_server_keeps_only_the_latest_requests(address):
@@ -233,3 +243,158 @@ def test_the_listen_backlog_holds_a_burst_of_fifty(address):
     ).stdout.split()
     assert listing[0] == "LISTEN"
     assert int(listing[2]) >= 50  # Send-Q of a listening socket is its backlog
+
+
+def _read_all(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return data
+
+
+def _error(answer: bytes) -> tuple[int, dict]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(body)["error"]
+
+
+def test_a_lone_surrogate_in_the_model_gets_a_json_answer(address):
+    body = ASK.replace('"agentlib-offline"', '"\\ud800"').encode()  # a JSON escape, sent as is
+    status, payload = _raw(address[0], _post(f"content-length: {len(body)}"), body)
+    assert (status, payload["error"]["type"]) == (404, "not_found_error")
+    assert payload["error"]["message"].startswith("model: \ud800")
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["json", "stream"])
+def test_a_reply_that_echoes_a_lone_surrogate_sends_it_as_an_escape(stream):
+    ask = json.loads(ASK) | {"stream": stream}
+    ask["messages"][0]["content"] = "hi \ud800"
+    body = json.dumps(ask).encode()
+    echo = Offline([lambda request: say(request["messages"][0]["content"])])
+    with serving(echo) as server, socket.create_connection(server.server_address[:2]) as sock:
+        sock.sendall(_post(f"content-length: {len(body)}", CLOSE) + b"\r\n\r\n" + body)
+        answer = _read_all(sock).decode()
+    assert answer.startswith("HTTP/1.1 200 ")
+    assert '"text": "hi \\ud800"' in answer or '"text_delta", "text": "hi \\ud800"' in answer
+
+
+def test_a_header_sent_one_byte_at_a_time_is_cut_off_at_the_deadline(monkeypatch):
+    monkeypatch.setattr(server_module, "REQUEST_DEADLINE_S", 1)
+    with serving(Offline([Fallback()])) as server:
+        with socket.create_connection(server.server_address[:2], timeout=10) as sock:
+            sock.settimeout(0.2)
+            answer = b""
+            for byte in _post(f"content-length: {len(ASK)}")[:25]:  # 5 s of trickling at most
+                try:
+                    sock.sendall(bytes([byte]))
+                    answer = sock.recv(65536)
+                except TimeoutError:
+                    continue
+                except OSError:  # closed under us after the answer
+                    break
+                if answer:
+                    break
+            sock.settimeout(10)
+            answer += _read_all(sock)
+        status, error = _error(answer)
+        assert (status, error["type"]) == (408, "timeout_error")
+
+
+def test_idle_connections_cost_no_thread_and_one_over_the_cap_gets_529(monkeypatch):
+    monkeypatch.setattr(server_module, "CONNECTION_CAP", 40)
+    with serving(Offline([Fallback()])) as server:
+        address = server.server_address[:2]
+        status, _ = _raw(address, _post(f"content-length: {len(ASK)}"), ASK.encode())
+        assert status == 200  # the server is up and has made whatever threads it needs
+        threads = threading.active_count()
+        idle = [socket.create_connection(address, timeout=10) for _ in range(40)]
+        with socket.create_connection(address, timeout=10) as extra:
+            status, error = _error(_read_all(extra))
+        assert (status, error["type"]) == (529, "overloaded_error")
+        assert threading.active_count() == threads  # forty open connections, no new thread
+        for sock in idle:
+            sock.close()
+
+
+def test_bodies_past_the_memory_bound_wait_their_turn(address):
+    (host, port), server = address
+    server.app.budget.limit = 1000
+    padded = (ASK + " " * (800 - len(ASK))).encode()  # JSON allows trailing whitespace
+    other = (ASK + " " * (300 - len(ASK))).encode()
+    with socket.create_connection((host, port), timeout=10) as holding:
+        holding.sendall(_post("content-length: 800", CLOSE) + b"\r\n\r\n" + padded[:10])
+        for _ in range(100):  # until the server has reserved the first body's 800 bytes
+            if server.app.budget.held == 800:
+                break
+            time.sleep(0.05)
+        with socket.create_connection((host, port), timeout=10) as waiting:
+            waiting.sendall(_post("content-length: 300", CLOSE) + b"\r\n\r\n" + other)
+            for _ in range(100):  # until the second request waits for room
+                if server.app.budget.waiting == 1:
+                    break
+                time.sleep(0.05)
+            assert server.app.budget.waiting == 1 and server.app.budget.held == 800
+            holding.sendall(padded[10:])
+            assert _read_all(holding).startswith(b"HTTP/1.1 200 ")
+            assert _read_all(waiting).startswith(b"HTTP/1.1 200 ")  # then it had its turn
+    assert server.app.budget.held == 0
+
+
+def test_a_malformed_request_line_gets_a_json_400(address):
+    status, payload = _raw(address[0], b"NOT HTTP AT ALL")
+    assert (status, payload["error"]["type"]) == (400, "invalid_request_error")
+
+
+def test_a_policy_that_fails_gets_a_json_500_not_a_dropped_connection():
+    def broken(request):
+        raise ValueError("the policy broke")
+
+    with serving(Offline([broken])) as server:
+        address = server.server_address[:2]
+        status, payload = _raw(address, _post(f"content-length: {len(ASK)}"), ASK.encode())
+        assert (status, payload["error"]["type"]) == (500, "api_error")
+        assert "the policy broke" in payload["error"]["message"]
+
+
+def test_a_busy_port_is_one_line_naming_port_0_and_a_failed_exit():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "agentlib.offline", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "--port 0" in done.stderr
+    assert done.stderr.startswith(f"agentlib: port {port} on 127.0.0.1 is already in use")
+
+
+def test_without_uvicorn_the_serve_command_says_which_extra_to_install():
+    script = (
+        "import sys; sys.modules['uvicorn'] = None\n"
+        "from agentlib.offline.__main__ import main\n"
+        "raise SystemExit(main(['serve', '--port', '0']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr == "agentlib: " + server_module.NEEDS_UVICORN + "\n"
+
+
+def test_the_in_process_client_needs_no_server_extra():
+    script = (
+        "import sys; sys.modules['uvicorn'] = None\n"
+        "from agentlib.offline import offline_client, say, Script\n"
+        "client, model = offline_client(Script(say('fine')))\n"
+        "reply = client.messages.create(model=model, max_tokens=9, "
+        "messages=[{'role': 'user', 'content': 'hi'}])\n"
+        "print(reply.content[0].text)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout == "fine\n", done.stderr

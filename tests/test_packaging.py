@@ -25,66 +25,85 @@ def _parse(spec: str) -> tuple[str, str]:
     return name.lower().replace("_", "-"), rest.replace(" ", "")
 
 
-def _pyproject() -> dict[str, str]:
+def _pyproject(*extras: str) -> dict[str, str]:
+    """The dependencies, plus those of ``extras``, as name -> version specifier (the package itself left out)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    specs = project["dependencies"] + project["optional-dependencies"]["test"]
-    return dict(_parse(s) for s in specs)
+    specs = project["dependencies"] + [
+        s for e in extras for s in project["optional-dependencies"][e]
+    ]
+    return dict(_parse(s) for s in specs if not s.startswith("agentlib"))
 
 
 # PyPI name -> conda-forge name, where they differ
 CONDA_NAMES = {"playwright": "playwright-python"}
-# what conda-forge does not carry (anthropic: 0.x only there; httpx2, testbook: not found there)
-PIP_ONLY = {"anthropic", "httpx2", "testbook"}
+# what conda-forge does not carry (anthropic: 0.x only there; httpx2: not found there)
+PIP_ONLY = {"anthropic", "httpx2"}
+STUDENT, TESTS = ROOT / "environment.yml", ROOT / ".ci" / "environment-test.yml"
 
 
-def _environment() -> tuple[dict[str, str], dict[str, str]]:
-    """environment.yml's conda and pip requirements, each as name -> version specifier."""
+def _environment(path: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """An environment file's conda and pip requirements, each as name -> version specifier."""
     conda, pip = {}, {}
-    text = (ROOT / "environment.yml").read_text()
+    text = path.read_text()
     for line in text.split("dependencies:", 1)[1].splitlines():
         item = line.strip()
         if not item.startswith("- ") or item.endswith(":"):
             continue
         spec = item[2:].strip()
-        if spec in ("pip", "-e .") or spec.startswith("python>="):
+        if spec == "pip" or spec.startswith(("-e ", "python=")):
             continue
         name, rest = _parse(spec)
         (pip if line.startswith("      - ") else conda)[name] = rest
     return conda, pip
 
 
-def test_environment_yml_asks_for_what_pyproject_asks_for():
-    conda, pip = _environment()
-    wanted = _pyproject()
+@pytest.mark.parametrize(("path", "extras"), [(STUDENT, ()), (TESTS, ("test", "docs"))], ids=["student", "tests"])  # fmt: skip
+def test_environment_files_ask_for_what_pyproject_asks_for(path, extras):
+    conda, pip = _environment(path)
+    wanted = _pyproject(*extras)
     as_conda = {CONDA_NAMES.get(n, n): v for n, v in wanted.items() if n not in PIP_ONLY}
     assert conda == as_conda
     assert pip == {n: v for n, v in wanted.items() if n in PIP_ONLY}
 
 
-def test_environment_yml_uses_conda_forge_names():
-    conda, _ = _environment()
-    for pypi, conda_name in CONDA_NAMES.items():
-        assert pypi not in conda, f"conda-forge has no {pypi!r}; its package is {conda_name!r}"
-    assert not PIP_ONLY & set(conda), "conda-forge lacks these: list them under pip"
+def test_the_student_environment_leaves_the_test_and_docs_packages_out():
+    conda, pip = _environment(STUDENT)
+    extra_only = set(_pyproject("test", "docs")) - set(_pyproject())
+    assert extra_only and not extra_only & (set(conda) | set(pip))
+    assert "playwright-python" not in conda
 
 
-def test_environment_yml_is_yaml_conda_reads():
+def test_the_test_extra_includes_the_docs_extra():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert "agentlib[docs]" in project["optional-dependencies"]["test"]
+    assert {"sphinx", "myst-nb"} <= set(_pyproject("docs"))
+
+
+def test_environment_files_use_conda_forge_names():
+    for path in (STUDENT, TESTS):
+        conda, _ = _environment(path)
+        for pypi, conda_name in CONDA_NAMES.items():
+            assert pypi not in conda, f"conda-forge has no {pypi!r}; its package is {conda_name!r}"
+        assert not PIP_ONLY & set(conda), "conda-forge lacks these: list them under pip"
+
+
+@pytest.mark.parametrize(("path", "package"), [(STUDENT, "-e ."), (TESTS, "-e ..")], ids=["student", "tests"])  # fmt: skip
+def test_environment_files_are_yaml_conda_reads_and_install_the_package(path, package):
     yaml = pytest.importorskip("yaml", reason="PyYAML comes with jupytext (the test extra)")
-    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    env = yaml.safe_load(path.read_text())
     assert env["channels"] == ["conda-forge"]
     pip_sections = [d["pip"] for d in env["dependencies"] if isinstance(d, dict)]
-    assert len(pip_sections) == 1 and "-e ." in pip_sections[0]
+    assert len(pip_sections) == 1 and package in pip_sections[0]
     assert all(isinstance(d, str) for d in env["dependencies"] if not isinstance(d, dict))
+    assert (path.parent / package.split()[1] / "pyproject.toml").is_file()  # pip runs from there
 
 
-def test_environment_yml_installs_the_package_itself():
-    assert "- -e ." in (ROOT / "environment.yml").read_text()
-
-
-def test_python_floor_matches():
+def test_python_is_pinned_within_the_floor():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["requires-python"] == ">=3.10"
-    assert "python>=3.10" in (ROOT / "environment.yml").read_text()
+    for path in (STUDENT, TESTS):  # repo2docker falls back to an old Python without a pin
+        pins = re.findall(r"^  - python=3\.(\d+)$", path.read_text(), re.M)
+        assert len(pins) == 1 and int(pins[0]) >= 10, path
 
 
 def test_import_prints_nothing_reads_no_env_and_loads_no_widgets(tmp_path):

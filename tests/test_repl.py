@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from agentlib import Workspace
+from agentlib.errors import ConfigError
 from agentlib.offline import Script, call, offline_client, reply, say
-from agentlib.repl import Session, visible
+from agentlib.repl import Session, run, visible
 
 
 def agentlib_cli(*args, cwd, stdin=""):
@@ -69,7 +70,7 @@ def test_repl_keeps_history_ignores_blank_lines_and_quits_on_q(tmp_path):
 
 @pytest.mark.parametrize("ending", ["exit\n", ""], ids=["exit", "EOF"])
 def test_repl_quits_on_exit_and_on_end_of_input(tmp_path, ending):
-    done = agentlib_cli("s02", "--workspace", str(tmp_path), cwd=tmp_path, stdin=ending)
+    done = agentlib_cli("s02", "--workspace", str(tmp_path / "w"), cwd=tmp_path, stdin=ending)
     assert done.returncode == 0
     assert done.stdout.rstrip().endswith("s02 >>")
 
@@ -128,6 +129,13 @@ REDRAW = "\r\x1b[2K$ ls"  # go back and overwrite the shown command line
         ("abc\u202edcba", "abc\\u202edcba"),  # a right-to-left override reorders the display
         ("tabs\tand\nnewlines stay", "tabs\tand\nnewlines stay"),
         ("ünïcödé and emoji 🎉 stay", "ünïcödé and emoji 🎉 stay"),
+        (
+            "a family 👨\u200d👩\u200d👧 and ZWNJ \u200c stay",
+            "a family 👨\u200d👩\u200d👧 and ZWNJ \u200c stay",
+        ),
+        # by Unicode category, beyond a hand-made table: zero-width space, BOM, tag characters
+        ("zero\u200bwidth\ufeff tag\U000e0041", "zero\\u200bwidth\\ufeff tag\\U000e0041"),
+        ("lone \ud800 surrogate", "lone \\ud800 surrogate"),  # could not even be printed
     ],
 )
 def test_visible_shows_control_characters_instead_of_obeying_them(raw, shown):
@@ -148,3 +156,55 @@ def test_the_repl_prints_model_and_tool_text_inert_but_keeps_its_own_colours(tmp
     assert "\\x1b]0;all good\\x07Done.\\x1b]52;c;" in ours
     assert "rm -rf ~\\r\\x1b[2K$ ls" in ours  # the redraw shows what really ran
     assert "# \\x1b[8mhidden" in ours
+
+
+def test_every_control_and_bidi_character_is_shown_as_an_escape():
+    hidden = [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x61C, 0x200E, 0x200F]
+    hidden += [*range(0x2028, 0x202F), *range(0x2066, 0x206A)]
+    for code in hidden:
+        if chr(code) not in "\t\n":
+            assert visible(chr(code)) == ascii(chr(code))[1:-1], hex(code)
+
+
+# -- the next start: a model must not change what it reads (.env) or imports (dotenv.py) ----------
+def test_the_folder_the_repl_starts_in_is_refused_as_its_workspace(tmp_path):
+    done = agentlib_cli("s02", "--workspace", ".", "-p", "write .env", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"agentlib: Not a safe workspace, {tmp_path.resolve()}: ")
+    assert "write one there (ANTHROPIC_BASE_URL" in done.stderr  # the .env connect() reads
+    assert "(dotenv.py) would be imported by the next start" in done.stderr  # python -m: cwd
+    assert "--workspace work" in done.stderr and "Traceback" not in done.stderr
+    assert list(tmp_path.iterdir()) == []  # refused before anything ran or was made
+
+
+def test_a_folder_above_the_cwd_is_refused_for_the_env_it_could_write(tmp_path, monkeypatch):
+    below = tmp_path / "project" / "src"
+    below.mkdir(parents=True)
+    monkeypatch.chdir(below)
+    with pytest.raises(ConfigError, match=r"connect\(\) reads \.env from .*project"):
+        run("s02", prompt="hi", workspace=str(tmp_path / "project"), out=io.StringIO())
+
+
+def test_a_folder_on_the_import_path_is_refused_for_the_modules_it_could_shadow(
+    tmp_path, monkeypatch
+):
+    imported = tmp_path / "lib"
+    imported.mkdir()
+    monkeypatch.syspath_prepend(str(imported))
+    monkeypatch.chdir(tmp_path)
+    for workspace in (imported, tmp_path / "lib" / "..", tmp_path):
+        with pytest.raises(ConfigError, match="is on Python's import path"):
+            run("s02", prompt="hi", workspace=str(workspace), out=io.StringIO())
+
+
+def test_a_workspace_named_like_a_module_next_to_the_import_path_is_refused(tmp_path):
+    done = agentlib_cli("s02", "--workspace", "dotenv", "-p", "hi", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "'dotenv' is a module Python imports" in done.stderr
+    assert not (tmp_path / "dotenv").exists()
+
+
+def test_a_folder_of_its_own_under_the_cwd_is_a_fine_workspace(tmp_path):
+    done = agentlib_cli("s02", "--workspace", "work", "-p", "List all Python files", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "work").is_dir()

@@ -7,7 +7,6 @@ import hashlib
 import itertools
 import json
 import os
-import shutil
 import socket
 import stat
 import subprocess
@@ -22,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from agentlib.errors import PathEscapeError, ToolError
-from agentlib.sandbox import files, isolation
+from agentlib.sandbox import files, isolation, remove_tree, seccomp, tree
 from agentlib.sandbox.limits import CallCgroup, Limits
 from agentlib.sandbox.workspace import Workspace
 from agentlib.seed import seed_safe_path
@@ -474,7 +473,7 @@ def home(caller):
     if caller == "user" and os.geteuid() == 0:
         os.chown(folder, NOBODY, NOBODY)
     yield folder
-    shutil.rmtree(folder, ignore_errors=True)
+    remove_tree(folder)
 
 
 def run_as(caller: str, fn, *args):
@@ -615,7 +614,7 @@ def test_the_private_tmp_is_bounded(caller, home):
     fill = "head -c 64M /dev/zero > /tmp/fill; stat -c %s /tmp/fill"
     out = run_as(caller, _bash, str(home), "bwrap", fill, {"tmp_bytes": 8 << 20})
     assert "No space left on device" in out
-    assert "the private /tmp holds 8 MB (Limits.tmp_bytes)" in out
+    assert "/tmp and /dev/shm hold 8 MB each (Limits.tmp_bytes)" in out
     assert int(out.splitlines()[1]) <= 8 << 20
 
 
@@ -816,3 +815,289 @@ def test_who_a_command_runs_as(caller, home, mode):
     assert uid == inside  # unisolated root stays uid 0: it still owns every root-owned file
     assert caps.split()[1] == "0000000000000000"
     assert no_new_privs.split()[1] == "1"
+
+
+# -- what a call leaves behind: privileged files, device nodes, deep trees, the disk -----------
+PLANT = {  # every way of setting the bit a command has, and what each prints when refused
+    "chmod 4755 prog": "Operation not permitted",
+    "chmod g+s prog": "Operation not permitted",
+    "python3 -c 'import os; os.chmod(\"prog\", 0o6755)'": "PermissionError",
+    "python3 -c 'import os; os.open(\"new\", os.O_CREAT | os.O_WRONLY, 0o4755)'": "PermissionError",
+    "python3 -c 'import os; os.open(\".\", os.O_TMPFILE | os.O_WRONLY, 0o4755)'": "PermissionError",
+    "python3 -c 'import os, stat; os.mknod(\"node\", stat.S_IFREG | 0o4755)'": "PermissionError",
+    "mknod disk b 8 0": "Operation not permitted",
+    "mknod mem c 1 1": "Operation not permitted",
+}
+
+
+def _privileged_or_devices(folder: Path) -> list[str]:
+    found = []
+    for dirpath, _, names in os.walk(folder):
+        for name in names:
+            mode = os.lstat(Path(dirpath, name)).st_mode
+            if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or mode & (stat.S_ISUID | stat.S_ISGID):
+                found.append(f"{name} {stat.filemode(mode)}")
+    return found
+
+
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_a_command_cannot_set_a_setuid_or_setgid_bit_or_make_a_device(caller, home, mode):
+    if seccomp.program() is None:
+        pytest.skip("no libseccomp here: only the sweep after the call holds")
+    (home / "prog").write_bytes(Path("/bin/true").read_bytes())
+    (home / "prog").chmod(0o755)
+    if caller == "user" and os.geteuid() == 0:
+        os.chown(home / "prog", NOBODY, NOBODY)
+    for attack, refusal in PLANT.items():
+        out = run_as(caller, _bash, str(home), mode, attack)
+        assert refusal in out, (attack, out)
+    assert _privileged_or_devices(home) == []
+    assert run_as(caller, _bash, str(home), mode, "chmod 0700 prog && echo ok") == "ok"
+    # the calls whose mode the filter cannot read answer "not implemented" (ENOSYS, 38)
+    unreadable = "import ctypes; c = ctypes.CDLL(None, use_errno=True); c.syscall({}, 0, 0, 0, 0)"
+    unreadable += "; print(ctypes.get_errno())"
+    for number in (425, 437):  # io_uring_setup, openat2: the same on every architecture
+        out = run_as(caller, _bash, str(home), mode, f'python3 -c "{unreadable.format(number)}"')
+        assert out == "38", out
+
+
+def _plant_setuid(root: str) -> None:
+    """What a learner's own files, or a command the filter missed, could leave: a setuid file
+    in a folder its owner cannot read but others can enter (0311)."""
+    for rel, mode in (("rootsh", 0o4755), ("gsh", 0o2755), ("hid/den/both", 0o6755)):
+        Path(root, rel).parent.mkdir(parents=True, exist_ok=True)
+        Path(root, rel).write_bytes(b"#!/bin/sh\n")
+        Path(root, rel).chmod(mode)
+    Path(root, "hid").chmod(0o311)
+
+
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_no_setuid_file_is_left_after_a_call(caller, home, mode):
+    run_as(caller, _plant_setuid, str(home))
+    out = run_as(caller, _bash, str(home), mode, "true")
+    assert "setuid/setgid bit removed from 3 file(s)" in out and "hid/den/both" in out
+    assert _privileged_or_devices(home) == []
+    assert stat.S_IMODE(os.lstat(home / "hid").st_mode) == 0o311  # opened to look, then put back
+    assert os.access(home / "rootsh", os.X_OK)  # the program itself is kept
+
+
+def test_a_hard_link_to_a_setuid_file_is_deleted_not_changed(tmp_path):
+    outside = tmp_path / "system"
+    outside.mkdir()
+    (outside / "su").write_text("#!/bin/sh\n")
+    (outside / "su").chmod(0o4755)
+    (tmp_path / "ws").mkdir()
+    os.link(outside / "su", tmp_path / "ws" / "su")
+    out = _bash(str(tmp_path / "ws"), "none", "true")
+    assert "deleted su" in out
+    assert not (tmp_path / "ws" / "su").exists()
+    assert stat.S_IMODE((outside / "su").stat().st_mode) == 0o4755  # the system's copy untouched
+
+
+def test_a_device_node_in_the_workspace_is_deleted_after_a_call(tmp_path):
+    try:
+        os.mknod(tmp_path / "disk", stat.S_IFBLK | 0o666, os.makedev(8, 0))
+    except PermissionError:
+        pytest.skip("creating a device node needs CAP_MKNOD")
+    out = _bash(str(tmp_path), "none", "true")
+    assert "deleted disk: no device node" in out
+    assert not (tmp_path / "disk").exists()
+
+
+def _write_over_setuid(root: str) -> int:
+    path = Path(root, "prog")
+    path.write_text("#!/bin/sh\n")
+    path.chmod(0o6755)
+    Workspace(root, isolation="none").write_file("prog", "#!/bin/sh\necho new\n")
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_write_file_over_a_setuid_file_drops_the_bit(caller, home):
+    assert run_as(caller, _write_over_setuid, str(home)) == 0o755
+
+
+@needs_bwrap
+def test_every_writable_memory_backed_folder_in_bwrap_is_sized(caller, home):
+    fill = "head -c 64M /dev/zero | dd of={} 2>&1 | grep -m1 'No space'; stat -c %s {}"
+    attack = "; ".join(fill.format(f, f) for f in ("/dev/shm/fill", "/tmp/fill"))
+    attack += "; for f in /x /etc/x /root/x /dev/x; do touch $f; done"
+    out = run_as(caller, _bash, str(home), "bwrap", attack, {"tmp_bytes": 8 << 20})
+    sizes = [int(line) for line in out.splitlines() if line.isdigit()]
+    assert len(sizes) == 2 and max(sizes) <= 8 << 20, out
+    assert out.count("cannot touch") == 4 and "Read-only file system" in out, out
+    assert "/tmp and /dev/shm hold 8 MB each (Limits.tmp_bytes)" in out
+    mounts = run_as(caller, _bash, str(home), "bwrap", "cat /proc/self/mounts").splitlines()
+    fields = [m.split() for m in mounts]
+    writable = [f for f in fields if f[2] == "tmpfs" and "rw" in f[3].split(",")]
+    assert sorted(m[1] for m in writable) == ["/dev/shm", "/tmp"]  # every other tmpfs read-only
+    assert all("size=" in m[3] for m in writable), writable
+
+
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_a_file_a_command_writes_is_held_to_the_disk_bound(caller, home, mode):
+    attack = (
+        "fallocate -l 64M big; head -c 64M /dev/zero > big2; "
+        "python3 -c \"open('big3', 'wb').write(b'x' * (64 << 20))\"; "
+        "for f in a b c; do head -c 3M /dev/zero > small_$f; done"
+    )
+    out = run_as(caller, _bash, str(home), mode, attack, {"disk_bytes": 8 << 20})
+    sizes = {p.name: p.stat().st_size for p in home.iterdir()}
+    assert max(sizes.values()) <= 8 << 20, sizes
+    assert "file size bound hit: no file a command writes may pass 8 MB" in out
+    # the total is measured, named, and nothing of the learner's is deleted to meet it
+    assert "workspace over its disk bound" in out and "nothing was deleted" in out
+    assert {"small_a", "small_b", "small_c"} <= set(sizes)
+
+
+DEEP = """
+import os
+for i in range(3000):
+    os.mkdir("d"); os.chdir("d"); open("f", "w").close()
+for i in range(3000):  # some folders left with no permission at all, on the way back up
+    os.chdir("..")
+    if i % 700 == 0:
+        os.chmod("d", 0)
+    elif i % 700 == 350:
+        os.chmod("d", 0o500)  # readable, but nothing in it can be deleted
+"""
+
+
+def _deep_tree_then_remove(root: str) -> tuple[str, bool]:
+    out = _bash(root, "none", f"python3 -c '{DEEP}'")
+    remove_tree(root)
+    return out, os.path.exists(root)
+
+
+def test_a_3000_deep_tree_made_by_a_command_is_swept_and_removed(caller, home):
+    out, left = run_as(caller, _deep_tree_then_remove, str(home / "ws"))
+    assert out == "(no output)"  # the sweep after the call walked it without an error
+    assert not left
+
+
+def test_remove_tree_on_what_is_not_there_or_a_file(tmp_path):
+    remove_tree(tmp_path / "missing")
+    (tmp_path / "file").write_text("x")
+    remove_tree(tmp_path / "file")
+    assert os.listdir(tmp_path) == []
+
+
+# -- the terminal, the cgroup, other processes: what holds where -------------------------------
+TERMINAL_AGENT = r"""
+import os, sys
+from agentlib.sandbox.workspace import Workspace
+if sys.argv[3] == "user":  # a login of nobody: its terminal is its own
+    os.fchown(0, 65534, -1); os.setgroups([]); os.setgid(65534); os.setuid(65534)
+command = 'm=MA; printf "${m}RK-tty" > /dev/tty; for t in /dev/pts/[0-9]*; do printf "${m}RK-pts" > $t; done'
+out = Workspace(sys.argv[1], isolation=sys.argv[2]).bash(command + " 2>/dev/null; true")
+print("DONE", out.replace("MARK", "mark"))
+"""
+
+
+def _in_a_terminal(root: Path, mode: str, caller: str) -> str:
+    """What reaches the terminal of an agent that runs in one (a pty made here)."""
+    import pty
+
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(sys.executable, [sys.executable, "-c", TERMINAL_AGENT, str(root), mode, caller])
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # EIO: the agent exited
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.waitpid(pid, 0)
+    os.close(fd)
+    return seen.decode(errors="replace")
+
+
+@needs_linux
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_a_command_has_no_controlling_terminal(caller, home, mode):
+    seen = _in_a_terminal(home, mode, caller)
+    assert "DONE" in seen, seen
+    assert "MARK-tty" not in seen  # a new session and stdin from /dev/null: /dev/tty is not there
+    # the terminal opened by its name is reachable wherever /dev is the host's (the README says so)
+    assert ("MARK-pts" in seen) == (mode != "bwrap"), seen
+
+
+ESCAPE = (
+    "echo $$ > /sys/fs/cgroup/pids/cgroup.procs && echo moved; "
+    "m=$(awk -F: '$2 == \"memory\" {print $3}' /proc/self/cgroup); "
+    "echo $$ > /sys/fs/cgroup/memory${m%/*}/cgroup.procs && echo moved-memory; "
+    "for i in $(seq 40); do sleep 3 & done; jobs -p | wc -l; "
+    "setsid sleep {seconds} > /dev/null 2>&1 &"
+)
+
+
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_root_leaves_its_cgroup_only_without_bubblewrap(tmp_path, mode):
+    v1_pids = "pids" in Path("/proc/self/cgroup").read_text()
+    if os.geteuid() != 0 or not _cgroup_works() or not v1_pids:
+        pytest.skip("needs root and a cgroup v1 pids hierarchy (a user gets no cgroup to leave)")
+    seconds = f"300.{uuid.uuid4().int % 10**9}"
+    out = _bash(str(tmp_path), mode, ESCAPE.replace("{seconds}", seconds), {"processes": 16})
+    left = _survivors(f"sleep\0{seconds}")
+    for pid in left:
+        os.kill(pid, 9)
+    escaped = mode != "bwrap"  # bwrap: /sys is not there
+    assert ("moved" in out.split(), "moved-memory" in out.split()) == (escaped, escaped), out
+    assert ("40" in out.splitlines()) == escaped, out  # out of its cgroup, nothing bounds root
+    assert bool(left) == (mode == "none"), out  # unshare: the PID namespace still dies
+    if escaped:  # and the fallback warning says exactly that
+        assert "move itself out of its cgroup" in isolation._ROOT_WITHOUT_BWRAP
+
+
+TRACE = (
+    'python3 -c "import ctypes, sys; libc = ctypes.CDLL(None, use_errno=True); '
+    "print('attached' if libc.ptrace(16, int(sys.argv[1]), 0, 0) == 0 else 'refused')\" {pid}"
+)
+
+
+@needs_linux
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_which_modes_trace_your_other_processes(caller, home, mode):
+    as_user = {}
+    if caller == "user" and os.geteuid() == 0:
+        as_user = {"user": NOBODY, "group": NOBODY, "extra_groups": []}
+    victim = subprocess.Popen(["sleep", "60"], **as_user)
+    try:
+        out = run_as(caller, _bash, str(home), mode, TRACE.format(pid=victim.pid))
+    finally:
+        victim.kill()
+        victim.wait()
+    # unisolated, a normal user's command may ptrace its other processes (root's lost the right)
+    assert ("attached" in out) == (mode == "none" and caller == "user"), out
+
+
+@needs_linux
+def test_the_sweep_and_remove_tree_never_enter_another_file_system(tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    mount = tmp_path / "mounted"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "none", str(mount)]).returncode:
+        pytest.skip("mount -t tmpfs is not allowed here")
+    try:
+        (mount / "kept").write_text("not ours")
+        (mount / "prog").write_text("")
+        (mount / "prog").chmod(0o4755)
+        with pytest.raises(OSError):  # the mount point itself cannot be removed
+            remove_tree(tmp_path)
+        assert (mount / "kept").read_text() == "not ours"
+        assert tree.sweep(tmp_path).cleared == []  # not walked into
+    finally:
+        subprocess.run(["umount", str(mount)], check=True)
+
+
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_without_the_filter_the_sweep_clears_what_a_command_set(caller, home, mode, monkeypatch):
+    monkeypatch.setattr(seccomp, "program", lambda: None)  # as where libseccomp is missing
+    monkeypatch.setattr(seccomp, "_prepared", lambda: None)
+    out = run_as(caller, _bash, str(home), mode, "cp /bin/true sh && chmod 4755 sh && ls -l sh")
+    assert "-rws" in out  # the bit was set during the call
+    assert "setuid/setgid bit removed from 1 file(s) (sh)" in out
+    assert _privileged_or_devices(home) == []

@@ -179,3 +179,7 @@ def test_blocked_command_raises_with_the_seed_message(ws):
 def test_seed_run_bash_is_the_seed(tmp_path):
     assert seed.seed_run_bash("ls 2> /dev/null", tmp_path) == "Error: Dangerous command blocked"
     assert seed.seed_run_bash("echo hi", tmp_path) == "hi"
+
+
+def test_a_command_that_deletes_the_workspace_gets_its_output(ws):
+    assert ws.bash(f"rm -rf {ws.root}; echo gone") == "gone"

@@ -198,3 +198,191 @@ def test_dispatch_never_raises_whatever_the_model_sends(name, data):
     assert isinstance(outcome.content, str) and outcome.content
     if outcome.is_error:
         assert outcome.content.startswith("Error: ")
+
+
+BAD_SPECS = [
+    ({**SEED_TOOLS[0], "name": "run bash"}, "tool-name-pattern"),
+    ({**SEED_TOOLS[0], "name": 7}, "tool-name-pattern"),
+    ({k: v for k, v in SEED_TOOLS[0].items() if k != "name"}, "field-required"),
+    ({k: v for k, v in SEED_TOOLS[0].items() if k != "input_schema"}, "field-required"),
+    ({**SEED_TOOLS[0], "description": 3}, "field-type"),
+    ({**SEED_TOOLS[0], "input_schema": {"type": "string"}}, "tool-input-schema"),
+    ({**SEED_TOOLS[0], "input_schema": []}, "tool-input-schema"),
+]
+
+
+@pytest.mark.parametrize(("spec", "rule"), BAD_SPECS)
+def test_the_offline_api_and_check_tools_refuse_a_tool_by_the_same_rule(spec, rule):
+    import anthropic
+
+    from agentlib.offline import offline_client
+    from agentlib.tool_checks import tool_problems
+
+    (problem,) = tool_problems([spec])
+    assert problem.rule == rule and problem.api
+    assert problem.words in check_tools([spec], {spec.get("name"): lambda command: command})
+    client, model = offline_client(max_retries=0)
+    with pytest.raises(anthropic.BadRequestError) as refused:
+        client.messages.create(
+            model=model, max_tokens=50, messages=[{"role": "user", "content": "hi"}], tools=[spec]
+        )
+    assert refused.value.body["error"]["message"] == problem.api
+
+
+def test_two_tools_of_one_name_are_refused_once():
+    from agentlib.tool_checks import tool_problems
+
+    problems = tool_problems(SEED_TOOLS * 2)
+    assert [p.rule for p in problems] == ["tool-names-unique"]
+    assert check_tools(SEED_TOOLS * 2, {"bash": lambda command: command}) == [
+        "'bash' appears 2 times in TOOLS; tool names must be unique."
+    ]
+
+
+def test_a_tool_without_description_is_accepted_by_the_api_with_advice():
+    from agentlib.course import check_exercise
+    from agentlib.offline import offline_client
+    from agentlib.tool_checks import tool_problems
+
+    bare = {k: v for k, v in SEED_TOOLS[0].items() if k != "description"}
+    (advice,) = tool_problems([bare])
+    assert advice.api is None and "no description" in advice.words
+    assert check_tools([bare], {"bash": lambda command: command}) == []  # no API rule broken
+    # the course's exercise checks (03 and 05) refuse it, in the same words
+    assert check_exercise([bare], {"bash": lambda command: command}, name="bash") == [advice.words]
+    client, model = offline_client(max_retries=0)
+    client.messages.create(
+        model=model, max_tokens=50, messages=[{"role": "user", "content": "hi"}], tools=[bare]
+    )  # the API accepts it: no BadRequestError
+
+
+def test_a_function_in_tools_is_named_instead_of_crashing_check_tools():
+    assert check_tools([*SEED_TOOLS, word_count.handler], {"bash": lambda command: command}) == [
+        "TOOLS[1] is a function: TOOLS holds one dict per tool, with its name, description and "
+        "input_schema (a function goes into TOOL_HANDLERS)."
+    ]
+
+
+def test_tool_reads_the_docstring_as_the_sdk_does():
+    import anthropic
+
+    def grep_text(text: str, pattern: str = "a") -> str:
+        """Find lines that contain a pattern.
+
+        Returns:
+            The matching lines.
+
+        Arguments:
+            text: The text to search,
+                one line or many.
+            pattern: What to look for.
+        """
+        return "\n".join(line for line in text.splitlines() if pattern in line)
+
+    ours, sdks = tool(grep_text).spec, anthropic.beta_tool(grep_text).to_dict()
+    assert ours["description"] == sdks["description"] == "Find lines that contain a pattern."
+    for arg in ("text", "pattern"):
+        described = sdks["input_schema"]["properties"][arg]["description"]
+        assert ours["input_schema"]["properties"][arg]["description"] == described
+
+
+def test_an_sdk_tool_joins_a_toolbox_and_runs_through_dispatch():
+    import anthropic
+
+    @anthropic.beta_tool
+    def add(a: int, b: int) -> str:
+        """Add two numbers.
+
+        Args:
+            a: The first.
+            b: The second.
+        """
+        return str(a + b)
+
+    box = Toolbox([add, word_count])
+    assert box.TOOLS[0] == {k: add.to_dict()[k] for k in ("name", "description", "input_schema")}
+    assert box.dispatch("add", {"a": 2, "b": 3}).content == "5"
+    outcome = box.dispatch("add", {"a": "two"})
+    assert outcome.is_error and "invalid input for add" in outcome.content
+    assert check_tools(box.TOOLS, box.TOOL_HANDLERS) == []
+
+
+def test_async_tools_from_the_sdk_or_async_def_run_to_their_result():
+    import asyncio
+
+    import anthropic
+
+    @anthropic.beta_async_tool
+    async def later(text: str) -> str:
+        """Answer after a pause.
+
+        Args:
+            text: What to answer.
+        """
+        await asyncio.sleep(0)
+        return text.upper()
+
+    @tool
+    async def soon(text: str) -> str:
+        """Answer after a pause.
+
+        Args:
+            text: What to answer.
+        """
+        return text[::-1]
+
+    box = Toolbox([later, soon])
+    assert box.dispatch("later", {"text": "hi"}).content == "HI"
+    assert box.dispatch("soon", {"text": "hi"}).content == "ih"
+
+    async def inside_a_running_loop():  # as in a notebook's kernel
+        return box.dispatch("soon", {"text": "ab"}).content
+
+    assert asyncio.run(inside_a_running_loop()) == "ba"
+
+
+def test_an_instructors_sdk_tool_is_loaded_from_extra_tools(tmp_path, monkeypatch):
+    from agentlib.course.instructor import load_tools
+
+    (tmp_path / "sdktools.py").write_text(
+        "import anthropic\n\n"
+        "@anthropic.beta_tool\n"
+        "def shout(text: str) -> str:\n"
+        '    """Shout it.\n\n    Args:\n        text: The text.\n    """\n'
+        "    return text.upper()\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (loaded,) = load_tools("sdktools:shout")
+    assert Toolbox([loaded]).dispatch("shout", {"text": "hey"}).content == "HEY"
+
+
+def test_not_a_tool_is_a_clear_error():
+    with pytest.raises(TypeError, match="not a tool: 3"):
+        Toolbox([3])
+
+
+def test_a_type_hint_naming_nothing_is_said_in_words():
+    namespace: dict = {}
+    exec(  # a module with postponed annotations whose hint names nothing it imports
+        "from __future__ import annotations\n"
+        "def lookup(key: Missing) -> str:\n"
+        '    """Look a key up.\n\n    Args:\n        key: The key.\n    """\n'
+        "    return ''\n",
+        namespace,
+    )
+    with pytest.raises(TypeError, match="lookup: a type hint names 'Missing'"):
+        tool(namespace["lookup"])
+
+
+def test_the_exercise_checks_refuse_a_tool_without_description_in_the_shared_words():
+    from agentlib.course.checks import check_own_tool
+    from agentlib.tool_checks import tool_problems
+
+    bare = {"name": "shout", "input_schema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}}  # fmt: skip
+    verdict = check_own_tool([bare], {"shout": lambda text: text.upper()}, name="shout", example={"text": "hi"})  # fmt: skip
+    assert not verdict.ok, verdict
+    assert [p.words for p in tool_problems([bare])] == [
+        "'shout' has no description: the API accepts it, but the model decides when to use a "
+        "tool by reading its description."
+    ]
+    assert "the model decides when to use a tool by reading its description" in " ".join(str(verdict).split())

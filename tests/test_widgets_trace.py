@@ -35,8 +35,8 @@ def test_a_rewritten_history_is_sent_whole():
     first = [{"role": "user", "content": "hi"}]
     rewritten = [{"role": "user", "content": "hello"}, {"role": "assistant", "content": "x"}]
     trace = Trace()
-    trace.add(RoundStarted(round=1, history=first))
-    trace.add(RoundStarted(round=2, history=[*rewritten, {"role": "user", "content": "more"}]))
+    trace.add(RoundStarted(round=1, messages=first))
+    trace.add(RoundStarted(round=2, messages=[*rewritten, {"role": "user", "content": "more"}]))
     assert trace.rounds[1]["rewritten"] is True
     assert trace.rounds[1]["sent_start"] == 0 and len(trace.rounds[1]["sent_new"]) == 3
 
@@ -75,12 +75,12 @@ def test_a_sent_history_with_a_missing_tool_result_is_explained():
         },
         {"role": "user", "content": "no result here"},
     ]
-    trace = Trace.from_events([RoundStarted(round=1, history=bad)])
+    trace = Trace.from_events([RoundStarted(round=1, messages=bad)])
     assert trace.problems and trace.problems[0].startswith(
         "Round 1: messages[1] asks for tool 'bash'"
     )
     more = [*bad, {"role": "assistant", "content": "ok"}, {"role": "user", "content": "go on"}]
-    trace.add(RoundStarted(round=2, history=more))  # the same broken message, sent again
+    trace.add(RoundStarted(round=2, messages=more))  # the same broken message, sent again
     assert len(trace.problems) == 1
 
 
@@ -150,7 +150,7 @@ def test_the_toolbox_offered_travels_with_the_trace(run):
 
 def test_long_strings_are_clipped_and_say_so():
     big = "x" * (MAX_CHARS + 500)
-    trace = Trace.from_events([RoundStarted(round=1, history=[{"role": "user", "content": big}])])
+    trace = Trace.from_events([RoundStarted(round=1, messages=[{"role": "user", "content": big}])])
     text = trace.rounds[0]["sent_new"][0]["blocks"][0]["text"]
     kept = text.partition("[…")[0]
     assert kept == "x" * len(kept) and len(text) == MAX_CHARS

@@ -215,11 +215,20 @@ def test_auto_falls_back_to_none_and_says_what_holds_once(tmp_path, only_on_path
         first = Workspace(tmp_path / "a", isolation="auto")
         second = Workspace(tmp_path / "b", isolation="auto")
     assert first.isolation == second.isolation == "none"
+    as_user = (
+        "it can read the environment of your other processes (the shell that started Python, "
+        "with any key exported there) and trace them (ptrace), read any file you can (the "
+        "project's .env included), and reach the network"
+    )
+    as_root = (
+        "it runs as uid 0 without capabilities, so it can read and write every root-owned file "
+        "(the project's .env included), and reach the network; and as root it can move itself "
+        "out of its cgroup, so Limits.processes and the whole call's memory bound do not hold, "
+        "and what it moved out outlives the call"
+    )
     assert [str(w.message) for w in caught] == [
         "bash runs without bubblewrap (bwrap is not installed (Debian/Ubuntu: apt-get install "
-        "bubblewrap)): it can read the environment of your other processes (the shell that "
-        "started Python, with any key exported there) and any file you can (the project's .env "
-        "included), and reach the network"
+        f"bubblewrap)): {as_root if os.geteuid() == 0 else as_user}"
     ]
 
 
@@ -311,3 +320,11 @@ def test_tool_descriptions_state_the_workspaces_own_limits(tmp_path):
     assert "the first 1 MB of the file" in tools["read_file"]
     assert "over 1 MB is refused" in tools["write_file"]
     assert "over 1 MB is refused and changes nothing" in tools["edit_file"]
+
+
+@pytest.mark.parametrize("root", ["/", "/usr/.."])
+def test_a_workspace_holding_the_system_is_refused(root):
+    with pytest.raises(
+        ValueError, match="holds the system folder /bin: give the workspace a folder"
+    ):
+        Workspace(root, isolation="none")

@@ -25,7 +25,7 @@ def run_events(
     messages: list[dict[str, Any]] = [{"role": "user", "content": question}]
     events: list[Any] = []
     for k, (blocks, stop, outputs) in enumerate(rounds, start=1):
-        events.append(RoundStarted(round=k, history=messages, count=len(messages)))
+        events.append(RoundStarted(round=k, messages=list(messages)))
         usage = {"input_tokens": 40 + 30 * len(messages), "output_tokens": 10 + 5 * len(blocks)}
         reply = {"role": "assistant", "content": blocks}
         events.append(

@@ -9,13 +9,15 @@
 from . import language
 from .errors_shown import ExpectedError, expect_error
 from .exercise import check_exercise
-from .instructor import Course, ParameterError, load_object, load_script, load_tools
+from .instructor import Course, InstructorRunFailed
+from .parameters import ParameterError, load_object, load_script, load_tools
 from .runner import CellFailure, NotebookRun, inject_parameters, run_notebook
 
 __all__ = [
     "CellFailure",
     "Course",
     "ExpectedError",
+    "InstructorRunFailed",
     "NotebookRun",
     "ParameterError",
     "check_exercise",

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import ast
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
-from .runner import run_notebook
+from ..sandbox import remove_tree
+from .runner import published, run_notebook
 
 
 def parse_parameter(text: str) -> tuple[str, Any]:
@@ -23,10 +25,27 @@ def parse_parameter(text: str) -> tuple[str, Any]:
     return name.strip(), value
 
 
+def _refused(paths: list[Path], parameters: dict[str, Any]) -> list[str]:
+    """Every notebook's problem with the parameters, checked before the first kernel starts."""
+    import nbformat
+
+    from .runner import parameter_problems
+
+    refused = []
+    for path in paths:
+        if not path.is_file():
+            refused.append(f"{path}: no such notebook")
+            continue
+        problems = parameter_problems(nbformat.read(path, as_version=4), parameters)
+        refused += [f"{path.name}: {problem}" for problem in problems]
+    return refused
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run each notebook, print PASS/FAIL with its time and failing cell; exit 1 if any failed.
 
-    ``student-copy ...`` instead writes the notebooks without their solutions (see ``student``).
+    Exit 2, running nothing, when a parameter is unknown to a notebook or WORKSPACE is not an
+    existing absolute folder. ``student-copy ...`` instead writes the notebooks without their solutions (see ``student``).
     """
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["student-copy"]:
@@ -56,16 +75,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output-dir", type=Path, help="save the executed notebooks here")
     args = parser.parse_args(argv)
 
+    parameters = dict(args.parameter)
+    refused = _refused(args.notebooks, parameters)
+    if refused:
+        print("\n".join(refused), file=sys.stderr)
+        return 2
     failed = 0
     for path in args.notebooks:
-        run = run_notebook(path, dict(args.parameter), timeout=args.timeout, live=args.live)
-        print(run.report(), flush=True)
-        failed += not run.ok
-        if args.output_dir:
-            import nbformat
+        # each kernel gets a temporary folder of its own, removed afterwards whatever it holds
+        tmpdir = tempfile.mkdtemp(prefix="agentlib-run-")
+        try:
+            run = run_notebook(
+                path, parameters, {"TMPDIR": tmpdir}, timeout=args.timeout, live=args.live
+            )
+            print(run.report(), flush=True)
+            failed += not run.ok
+            if args.output_dir:
+                import nbformat
 
-            args.output_dir.mkdir(parents=True, exist_ok=True)
-            nbformat.write(run.notebook, args.output_dir / path.name)
+                args.output_dir.mkdir(parents=True, exist_ok=True)
+                nbformat.write(published(run.notebook, tmpdir), args.output_dir / path.name)
+        finally:
+            remove_tree(tmpdir)
     print(f"{len(args.notebooks) - failed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import inspect
 import io
 from collections.abc import Callable
 from typing import Any
 
+from ..tool_checks import optional_but_needed, tool_problems
 from ..tools import Tool, Toolbox, check_tools
 from .language import pick
 
@@ -22,9 +22,10 @@ def check_exercise(
 ) -> list[str]:
     """Every reason the tool ``name`` would not work in the loop; an empty list means it is ready.
 
-    Checks that it is in ``TOOLS`` and ``TOOL_HANDLERS``, that every tool name is one the API
-    accepts, that schema and handler agree, that it has a description, and, given ``example``
-    input, that a call the way the model's call would run succeeds and returns a string.
+    Checks that it is in ``TOOLS`` and ``TOOL_HANDLERS``, that the API accepts every tool
+    (``tool_problems``), that schema and handler agree, and, given ``example`` input, that a
+    call the way the model's call would run succeeds and returns a string. A missing
+    description is a reason here though the API accepts it: the model chooses a tool by it.
     """
     box = TOOLS if isinstance(TOOLS, Toolbox) else None
     if box is not None:
@@ -48,9 +49,8 @@ def check_exercise(
     specs = {s.get("name"): s for s in TOOLS}
     if name not in specs and name not in handlers:
         return [_missing(name, box, list(specs), list(handlers))]
-    problems = [p for n in specs if (p := name_problem(n))]
-    mismatches = check_tools(TOOLS, handlers)
-    problems += mismatches
+    mismatches = check_tools(TOOLS, handlers)  # what the API refuses (tool_problems), first
+    problems = list(mismatches)
     spec = specs.get(name)
     if spec is not None and (missing := description_problem(name, spec)):
         problems.append(missing)
@@ -101,64 +101,13 @@ def _missing(name: str, box: Toolbox | None, specs: list[Any], handlers: list[An
 
 
 def description_problem(name: Any, spec: dict[str, Any]) -> str | None:
-    """Why a tool's schema needs a description, or None when it has one (the course's rule, in 03 and 05 alike)."""
-    if str(spec.get("description") or "").strip():
-        return None
-    return pick(
-        f"{name!r} has no description: the model decides when to use a tool by reading it.",
-        f"{name!r} 没有 description：模型靠读它来决定什么时候用这个工具。",
-    )
+    """Why this tool's schema needs a description, or None when it has one.
 
-
-def name_problem(name: Any) -> str | None:
-    """Why the API would refuse ``name`` as a tool name, or None when it accepts it."""
-    from ..offline.validate import TOOL_NAME  # the simulator's rule; loads the SDK only when used
-
-    if isinstance(name, str) and TOOL_NAME.fullmatch(name):
-        return None
-    if not isinstance(name, str):
-        return pick(
-            f"the tool name {name!r} is not a string: a tool's name is text, such as 'read_file'.",
-            f"工具名 {name!r} 不是字符串：工具的名字是文本，比如 'read_file'。",
-        )
-    refused = sorted({c for c in name if not TOOL_NAME.fullmatch(c)})
-    if refused:
-        fixed = "".join(c if TOOL_NAME.fullmatch(c) else "_" for c in name)
-        why = pick("it contains ", "它包含 ") + ", ".join(repr(c) for c in refused)
-        hint = pick(f" (for example {fixed!r})", f"（比如 {fixed!r}）")
-    else:
-        length = pick(f"it is {len(name)} characters long", f"它有 {len(name)} 个字符")
-        why = length if name else pick("it is empty", "它是空的")
-        hint = ""
-    return pick(
-        f"the API refuses the tool name {name!r}: {why}. A tool name must match "
-        f"{TOOL_NAME.pattern}, so pick another{hint}; until then every request that offers "
-        "this tool gets 400 invalid_request_error.",
-        f"API 不接受工具名 {name!r}：{why}。工具名必须匹配 {TOOL_NAME.pattern}，"
-        f"所以换一个{hint}；在那之前，每个提供这个工具的请求都会得到 400 invalid_request_error。",
-    )
-
-
-def optional_but_needed(
-    name: str, schema: dict[str, Any], handler: Callable[..., Any]
-) -> list[str]:
-    """Parameters the handler cannot do without that the schema lets the model leave out."""
-    try:
-        params = inspect.signature(handler).parameters
-    except (TypeError, ValueError):
-        return []
-    required = set(schema.get("required", []))
-    return [
-        pick(
-            f"{name!r}: the handler needs {p!r}, but the schema does not list it in 'required', so "
-            f"the model may leave it out and the call would crash: add {p!r} to 'required' (or give "
-            "the parameter a default).",
-            f"{name!r}：处理函数需要 {p!r}，但 schema 没有把它列进 'required'，模型可能不传它，"
-            f"调用就会崩溃：把 {p!r} 加进 'required'（或者给这个参数一个默认值）。",
-        )
-        for p, param in params.items()
-        if p in schema.get("properties", {}) and p not in required and param.default is param.empty
-    ]
+    The API accepts a tool without one (``tool_problems`` gives it as advice); the course's
+    checks in 03 and 05 alike refuse it, because the model picks a tool by reading it.
+    """
+    advice = [p for p in tool_problems([spec]) if p.rule == "tool-description"]
+    return advice[0].words if advice else None
 
 
 def call_problems(

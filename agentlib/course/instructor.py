@@ -1,101 +1,49 @@
-"""The notebooks' parameters read in one place: ``Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT)``.
-
-EXTRA_TOOLS and SCRIPT are given as ``"module:attribute"`` (or ``"path/to/file.py:NAME"``).
-Left empty in the notebook, they are read from ``AGENTLIB_EXTRA_TOOLS`` / ``AGENTLIB_SCRIPT``,
-so runners that cannot inject parameters (nbmake, ``jupyter nbconvert --execute``) can set them.
-"""
+"""The notebooks' parameters read in one place: ``Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT)``."""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import copy
-import importlib
+import dataclasses
+import functools
 import os
-import runpy
-import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..tools import Tool, Toolbox, tool
+from ..errors import ToolError
+from ..sandbox import remove_tree
+from ..tools import Tool, Toolbox
 from . import language
 from .exercise import check_exercise
 from .language import pick
+from .parameters import (
+    ParameterError,
+    from_env,
+    load_script,
+    load_tool_sources,
+    loaded,
+    tools_from,
+    workspace_problem,
+)
 
 WRITE_A_SCRIPT = (
     "set SCRIPT to 'module:NAME' naming Script(call({name!r}, ...), say('...')) "
-    "(README, For instructors), or run with BACKEND='auto' and a key",
-    "把 SCRIPT 设为 '模块:名字'，指向 Script(call({name!r}, ...), say('...'))"
-    "（README 的 For instructors 一节），或者用 BACKEND='auto' 加一个 key 来运行",
+    "(README, For instructors), or run with BACKEND='auto' and a key"
 )
-
-
-def from_env(parameter: str, value: str) -> tuple[str, str]:
-    """``(value, label)``: the notebook's value, else ``AGENTLIB_<parameter>`` from the environment."""
-    variable = f"AGENTLIB_{parameter}"
-    if not (value or "").strip() and os.environ.get(variable, "").strip():
-        return os.environ[variable], f"{parameter} (from {variable})"
-    return value or "", parameter
-
-
-class ParameterError(ValueError):
-    """A notebook parameter cannot be used; the message names the parameter, the module and why."""
-
-
-def load_object(spec: str) -> Any:
-    """``"package.module:attribute"`` -> the attribute; ``"path/to/file.py:NAME"`` also works."""
-    where, sep, attribute = spec.strip().rpartition(":")
-    if not sep or not where or not attribute:
-        raise ValueError(f"expected 'module:attribute', got {spec!r}")
-    if where.endswith(".py"):
-        namespace = runpy.run_path(str(Path(where).expanduser()))
-        if attribute not in namespace:
-            raise ValueError(f"{where} defines no {attribute!r}")
-        return namespace[attribute]
-    obj = importlib.import_module(where)
-    for part in attribute.split("."):
-        if not hasattr(obj, part):
-            raise ValueError(f"module {where!r} has no attribute {attribute!r}")
-        obj = getattr(obj, part)
-    return obj
-
-
-def _as_tools(obj: Any) -> list[Tool]:
-    if isinstance(obj, Tool):
-        return [obj]
-    if isinstance(obj, Toolbox):
-        return list(obj)
-    if isinstance(obj, (list, tuple)):
-        return [t for item in obj for t in _as_tools(item)]
-    if callable(obj):
-        return [tool(obj)]
-    raise TypeError(f"not a tool, a toolbox or a typed function: {obj!r}")
-
-
-def load_tools(spec: str) -> list[Tool]:
-    """EXTRA_TOOLS: comma-separated ``module:attribute`` of @tool functions, Toolboxes or lists."""
-    return [t for part in spec.split(",") if part.strip() for t in _as_tools(load_object(part))]
-
-
-def load_script(spec: str):
-    """SCRIPT: ``module:attribute`` of an offline ``Script`` or a list of replies; None when empty."""
-    from ..offline import Script
-
-    if not spec.strip():
-        return None
-    obj = load_object(spec)
-    if isinstance(obj, Script):
-        return obj
-    if isinstance(obj, (list, tuple)):
-        return Script(*obj)
-    raise TypeError(f"SCRIPT must name a Script or a list of replies, got {type(obj).__name__}")
-
-
-def _loaded(parameter: str, spec: str, load):
-    """``load(spec)``, with any failure of the instructor's module said as one ParameterError."""
-    try:
-        return load(spec)
-    except Exception as e:  # whatever the instructor's module raises: name the module and why
-        raise ParameterError(f"{parameter}={spec!r}: {type(e).__name__}: {e}") from e
+WHERE_OFFERED = (
+    "wherever agentlib.agent_loop runs (its toolbox comes from course.tools(...)); the lesson's "
+    "hand-written requests send only the lesson's own TOOLS"
+)
+WRITE_A_SCRIPT_ZH = (  # the same two, when the course speaks Chinese
+    "把 SCRIPT 设为 '模块:名字'，指向 Script(call({name!r}, ...), say('...'))"
+    "（README 的 For instructors 一节），或者用 BACKEND='auto' 加一个 key 来运行"
+)
+WHERE_OFFERED_ZH = (
+    "凡是运行 agentlib.agent_loop 的地方（它的工具箱来自 course.tools(...)）；"
+    "课里手写的请求只发送这一课自己的 TOOLS"
+)
 
 
 def _tool_problems(label: str, spec: str, extras: list[Tool], course_tools: list[str]) -> list[str]:
@@ -112,11 +60,64 @@ def _tool_problems(label: str, spec: str, extras: list[Tool], course_tools: list
     return [f"{label}={spec!r}: {problem}" for problem in box_problems]
 
 
+def script_problems(script: Any, toolbox: Toolbox) -> list[str]:
+    """Each call in ``script`` that ``toolbox`` cannot run: an unknown tool, or input its schema refuses."""
+    import pydantic
+
+    from ..offline.script import Reply
+    from ..tool_checks import schema_problems
+    from ..tools import _brief  # dispatch's own wording of a refused input
+
+    problems = []
+    for number, item in enumerate(script.queue, 1):
+        blocks = item.content if isinstance(item, Reply) else []  # a function decides at run time
+        for block in (b for b in blocks if b.get("type") == "tool_use"):
+            called = f"reply {number}, call({block['name']!r}, {block.get('input', {})})"
+            if block["name"] not in toolbox.names:
+                offered = ", ".join(toolbox.names) or "none"
+                problems.append(f"{called}: no such tool here (tools: {offered})")
+                continue
+            t = toolbox[block["name"]]
+            if t.input_model is not None:
+                try:
+                    t.input_model.model_validate(block.get("input", {}))
+                except pydantic.ValidationError as e:
+                    problems.append(f"{called}: the schema refuses it: {_brief(e)}")
+            else:
+                found = schema_problems(t.input_schema, block.get("input", {}))
+                if found:
+                    problems.append(f"{called}: the schema refuses it: {'; '.join(found)}")
+    return problems
+
+
+def _remove_at_exit(path: str) -> None:
+    with contextlib.suppress(OSError):  # the kernel is ending: nothing left to tell
+        remove_tree(path)
+
+
+@contextlib.contextmanager
+def _unforced(backend: str):
+    """With BACKEND="offline" the runner's forced offline changes nothing: connect says it as a learner sees it."""
+    from ..client import FORCE_OFFLINE
+
+    forced = os.environ.get(FORCE_OFFLINE)
+    if not forced or str(backend).strip().lower() != "offline":
+        yield
+        return
+    del os.environ[FORCE_OFFLINE]
+    try:
+        yield
+    finally:
+        os.environ[FORCE_OFFLINE] = forced
+
+
 class Course:
     """One notebook's set-up from its parameters: client, workspace, toolboxes, instructor script.
 
-    Construction checks EXTRA_TOOLS and SCRIPT at once (raising ParameterError naming the
-    module) and prints one short line per fact worth saying.
+    Construction checks WORKSPACE, EXTRA_TOOLS and SCRIPT at once (raising ParameterError naming
+    the parameter and the module) and prints one short line per fact worth saying. A workspace
+    it makes (WORKSPACE=None) and the folders ``temporary_folder`` makes are removed when the
+    kernel ends; a WORKSPACE you name is never removed.
     """
 
     def __init__(
@@ -130,8 +131,8 @@ class Course:
         lang: str = "en",
     ) -> None:
         from .. import connect
+        from ..client import is_offline
         from ..course_tools import s02_tools
-        from ..offline.simulator import OFFLINE_BASE_URL
         from ..sandbox import Workspace
 
         try:
@@ -139,37 +140,90 @@ class Course:
         except ValueError as e:
             raise ParameterError(str(e)) from e
         self.lang = lang
+        problem = workspace_problem(workspace)
+        if problem:
+            raise ParameterError(problem)
         self.extra_tools_spec, self.extra_tools_label = from_env("EXTRA_TOOLS", extra_tools)
         self.script_spec, self.script_label = from_env("SCRIPT", script)
-        self.extras: list[Tool] = _loaded(self.extra_tools_label, self.extra_tools_spec, load_tools)
-        self.script = _loaded(self.script_label, self.script_spec, load_script)
-        made = None if workspace else tempfile.mkdtemp(prefix=f"{name}-")
+        sources = loaded(self.extra_tools_label, self.extra_tools_spec, load_tool_sources)
+        self.script = loaded(self.script_label, self.script_spec, load_script)
+        self.tool_failures: list[str] = []  # what the instructor's tools raised, in order
+        self._made: list[str] = []
+        self._name = name
+        root = (
+            os.path.expanduser(str(workspace)) if workspace else self.temporary_folder("workspace")
+        )
         try:
-            self.workspace = Workspace(workspace or made)
-            course_tools = s02_tools(self.workspace).names
-            problems = _tool_problems(
-                self.extra_tools_label, self.extra_tools_spec, self.extras, course_tools
+            self.workspace = Workspace(root)
+            made = loaded(
+                self.extra_tools_label,
+                self.extra_tools_spec,
+                lambda _: tools_from(sources, self.workspace),
             )
+            self.extras: list[Tool] = [self._recording(t) for t in made]
+            course_tools = s02_tools(self.workspace)
+            problems = _tool_problems(
+                self.extra_tools_label, self.extra_tools_spec, self.extras, course_tools.names
+            )
+            if self.script is not None and not problems:
+                widest = Toolbox([*course_tools, *self.extras])
+                problems += [
+                    f"{self.script_label}={self.script_spec!r}: {p}"
+                    for p in script_problems(self.script, widest)
+                ]
             if problems:
                 raise ParameterError("\n".join(problems))
-            self.client, self.model = connect(backend=backend)
+            with _unforced(backend):
+                self.client, self.model = connect(backend=backend)
         except BaseException:
-            if made is not None:  # a set-up that fails leaves no temporary folder behind
-                shutil.rmtree(made, ignore_errors=True)
+            self.remove_temporary_folders()  # a set-up that fails leaves no temporary folder behind
             raise
-        self.offline = str(self.client.base_url).startswith(OFFLINE_BASE_URL)  # in-process model
+        self.offline = is_offline(self.model)
         for line in self._facts():
             print(f"agentlib: {line}")
+
+    def temporary_folder(self, purpose: str) -> Path:
+        """A fresh temporary folder, removed when the kernel ends (e.g. an 'outside' folder for an attack)."""
+        prefix = f"{self._name}-{purpose}-"  # published pages show it as <purpose> (runner.py)
+        path = tempfile.mkdtemp(prefix=prefix)
+        if not self._made:
+            atexit.register(self.remove_temporary_folders)
+        self._made.append(path)
+        return Path(path)
+
+    def remove_temporary_folders(self) -> None:
+        """Remove the workspace and folders this course made (never a WORKSPACE you named)."""
+        while self._made:
+            _remove_at_exit(self._made.pop())
+
+    def _recording(self, extra: Tool) -> Tool:
+        """``extra`` with a handler that notes what it raised, so a run that hid a crash still fails."""
+
+        @functools.wraps(extra.handler)
+        def handler(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return extra.handler(*args, **kwargs)
+            except ToolError:
+                raise  # a tool saying "this did not work" to the model: its job, not a crash
+            except Exception as e:
+                self.tool_failures.append(f"{extra.name} raised {type(e).__name__}: {e}")
+                raise
+
+        return dataclasses.replace(extra, handler=handler)
 
     def _facts(self) -> list[str]:
         if not self.extras:
             return []
         names = ", ".join(t.name for t in self.extras)
-        label, spec = self.extra_tools_label, self.script_spec
+        label, spec, where = (
+            self.extra_tools_label,
+            self.script_spec,
+            pick(WHERE_OFFERED, WHERE_OFFERED_ZH),
+        )
         facts = [
             pick(
-                f"instructor tools {names} ({label}) join every toolbox.",
-                f"讲师的工具 {names}（{label}）会加入每一个工具箱。",
+                f"instructor tools {names} ({label}) are offered {where}.",
+                f"讲师的工具 {names}（{label}）会提供给模型，{where}。",
             )
         ]
         if self.script is not None:
@@ -180,7 +234,7 @@ class Course:
                 )
             )
         elif self.offline:
-            how = pick(*WRITE_A_SCRIPT).format(name=self.extras[0].name)
+            how = pick(WRITE_A_SCRIPT, WRITE_A_SCRIPT_ZH).format(name=self.extras[0].name)
             facts.append(
                 pick(
                     f"offline without SCRIPT nothing will call {names}: {how}.",
@@ -206,15 +260,46 @@ class Course:
         """The instructor section: run SCRIPT on the offline model with ``tools`` + EXTRA_TOOLS.
 
         Returns the loop's state, or None when no SCRIPT is set. Each call starts the script
-        from its first reply, so the cell can be run again.
+        from its first reply, so the cell can be run again. Raises ``InstructorRunFailed`` when
+        an instructor's tool raised (here or in an earlier cell), a call in the script came back
+        as an error, or the run did not follow the script to its end.
         """
         from ..loop import agent_loop
         from ..offline import offline_client
 
+        failures = list(self.tool_failures)
         if self.script is None:
+            if failures:
+                raise InstructorRunFailed(failures)
             return None
-        client, model = offline_client(copy.deepcopy(self.script))
+        box = self.tools(tools)
+        problems = script_problems(self.script, box)
+        if problems:
+            raise ParameterError(
+                "\n".join(f"{self.script_label}={self.script_spec!r}: {p}" for p in problems)
+            )
+        script = copy.deepcopy(self.script)
+        client, model = offline_client(script)
         messages = [{"role": "user", "content": "Instructor's script"}]
-        return agent_loop(
-            messages, client=client, model=model, tools=self.tools(tools), system=system
-        )
+        state = agent_loop(messages, client=client, model=model, tools=box, system=system)
+        failures = list(self.tool_failures)
+        failures += [
+            f"{e.name}({e.input}) came back as an error: {e.output}"
+            for e in state.events
+            if e.kind == "tool_ran" and e.is_error and not any(e.name in f for f in failures)
+        ]
+        if state.stop_reason != "end_turn" or script.remaining:
+            failures.append(
+                f"the run stopped ({state.why}) with {script.remaining} scripted replies unused"
+            )
+        if failures:
+            raise InstructorRunFailed(failures)
+        return state
+
+
+class InstructorRunFailed(RuntimeError):
+    """The instructor's run did not go as written: a tool raised, a call failed, the script drifted."""
+
+    def __init__(self, failures: list[str]) -> None:
+        self.failures = failures
+        super().__init__("the instructor's run failed:\n- " + "\n- ".join(failures))

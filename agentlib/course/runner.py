@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..client import FORCE_OFFLINE
+from ..client import FORCE_OFFLINE, SETTINGS
 
 PARAMETERS_TAG = "parameters"
 INJECTED_TAG = "injected-parameters"
@@ -65,16 +65,20 @@ class NotebookRun:
         ]
 
     def text(self) -> str:
-        """All printed text and text/plain results, joined: handy for ``in`` checks."""
+        """All printed text and text/plain results, for ``in`` checks.
+
+        Streams are joined as printed (a line split across two stream chunks stays whole);
+        each result and error stands on lines of its own.
+        """
         parts = []
         for o in self.outputs():
             if o.output_type == "stream":
                 parts.append(o.text)
             elif o.output_type in ("execute_result", "display_data"):
-                parts.append(o.get("data", {}).get("text/plain", ""))
+                parts.append("\n" + o.get("data", {}).get("text/plain", "") + "\n")
             elif o.output_type == "error":
-                parts.append(f"{o.ename}: {o.evalue}")
-        return "\n".join(parts)
+                parts.append(f"\n{o.ename}: {o.evalue}\n")
+        return "".join(parts)
 
 
 def _literal(value: Any) -> str:
@@ -101,13 +105,14 @@ def kernel_env(env: dict[str, str] | None = None, *, live: bool = False) -> dict
     """The kernel's environment: ours without ANTHROPIC_* secrets, then ``env``; forced offline.
 
     Unless ``live``, ``AGENTLIB_FORCE_OFFLINE=1`` makes ``connect()`` pick the offline model
-    whatever ``.env``, ``env`` or a notebook's ``BACKEND`` say.
+    whatever ``.env``, ``env`` or a notebook's ``BACKEND`` say, and the caller's model
+    settings (``MODEL_ID``, ``AGENTLIB_BACKEND``) are dropped.
     """
     base = dict(os.environ)
     base.pop(FORCE_OFFLINE, None)  # a live run is live even when started from a forced one
-    if not live:
+    if not live:  # the forced offline alone decides; the kernel shows no setting the learner lacks
         base = {k: v for k, v in base.items() if not k.startswith("ANTHROPIC_")}
-        base["AGENTLIB_BACKEND"] = "offline"
+        base = {k: v for k, v in base.items() if k not in SETTINGS}
     base.update(env or {})
     if not live:
         base[FORCE_OFFLINE] = "1"
@@ -119,7 +124,62 @@ def kernel_env(env: dict[str, str] | None = None, *, live: bool = False) -> dict
     return base
 
 
-def _failures(nb: Any, error: Exception | None) -> list[CellFailure]:
+def published(nb: Any, tmpdir: str) -> Any:
+    """``nb`` with each temporary folder the run made under ``tmpdir`` written as ``<purpose>``.
+
+    Course names its folders ``<notebook>-<purpose>-<8 random characters>`` (``setup-workspace-
+    k2j4x9ab``): a page shows ``<workspace>/hello.py``, not one machine's temporary path.
+    """
+    import re
+
+    made = re.compile(re.escape(tmpdir.rstrip("/")) + r"/(?:[\w-]*?-)?(\w+)-[a-z0-9_]{8}(?![\w-])")
+
+    def rewrite(value: Any) -> Any:
+        if isinstance(value, str):
+            return made.sub(r"<\1>", value)
+        if isinstance(value, list):
+            return [rewrite(v) for v in value]
+        if isinstance(value, dict):
+            return type(value)({k: rewrite(v) for k, v in value.items()})
+        return value
+
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = rewrite(cell.outputs)
+    return nb
+
+
+def parameter_names(nb: Any) -> list[str]:
+    """The names the ``parameters``-tagged cell assigns, in order (empty without such a cell)."""
+    import ast
+
+    cell = next((c for c in nb.cells if PARAMETERS_TAG in c.metadata.get("tags", [])), None)
+    if cell is None:
+        return []
+    names = []
+    for node in ast.parse(cell.source).body:
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        names += [t.id for t in targets if isinstance(t, ast.Name)]
+    return names
+
+
+def parameter_problems(nb: Any, parameters: dict[str, Any]) -> list[str]:
+    """Why ``parameters`` cannot be given to ``nb``: names its parameters cell lacks, a bad WORKSPACE."""
+    from .parameters import workspace_problem
+
+    known = parameter_names(nb)
+    problems = [
+        f"unknown parameter {name!r}: this notebook's parameters are {', '.join(known) or 'none'}"
+        for name in parameters
+        if name not in known
+    ]
+    problem = workspace_problem(parameters.get("WORKSPACE"))
+    return problems + ([problem] if problem else [])
+
+
+def _failures(nb: Any, error: Exception | None, timeout: int) -> list[CellFailure]:
+    from nbclient.exceptions import CellTimeoutError
+
     failures = []
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
@@ -127,15 +187,22 @@ def _failures(nb: Any, error: Exception | None) -> list[CellFailure]:
         errors = [o for o in cell.get("outputs", []) if o.output_type == "error"]
         expects = RAISES_TAG in cell.metadata.get("tags", [])
         if errors and not expects:
-            failures.append(
-                CellFailure(index, cell.source, f"{errors[0].ename}: {errors[0].evalue}")
-            )
+            said = f"{errors[0].ename}: {errors[0].evalue}"
+            if isinstance(error, CellTimeoutError) and errors[0].ename == "KeyboardInterrupt":
+                said = f"cell {index} timed out after {timeout} s"  # nbclient interrupted it
+            failures.append(CellFailure(index, cell.source, said))
         elif expects and not errors and cell.get("execution_count") is not None:
             failures.append(
                 CellFailure(index, cell.source, "tagged raises-exception but raised nothing")
             )
     if error is not None and not failures:
-        failures.append(CellFailure(-1, "", f"{type(error).__name__}: {error}"))
+        said = f"{type(error).__name__}: {error}"
+        if isinstance(error, CellTimeoutError):
+            ran = [i for i, c in enumerate(nb.cells) if c.get("execution_count") is not None]
+            index = ran[-1] if ran else -1
+            said = f"cell {index} timed out after {timeout} s"
+            return [CellFailure(index, nb.cells[index].source if ran else "", said)]
+        failures.append(CellFailure(-1, "", said))
     return failures
 
 
@@ -157,6 +224,8 @@ def run_notebook(
     environment but cannot lift the forced offline. ``timeout`` is per cell, in seconds. The kernel runs in the notebook's folder
     unless ``cwd`` says otherwise, with the interpreter running this function.
     ``solutions=True`` runs each ``exercise`` cell with its ``solution`` cell's code instead.
+    Raises ``ParameterError``, before any kernel starts, for a parameter the notebook's
+    ``parameters`` cell does not assign or a WORKSPACE that is relative or does not exist.
     """
     import nbformat
     from nbclient import NotebookClient
@@ -169,6 +238,11 @@ def run_notebook(
 
         fill_in_solutions(nb)
     if parameters:
+        from .parameters import ParameterError
+
+        problems = parameter_problems(nb, parameters)
+        if problems:
+            raise ParameterError(f"{path.name}: " + "; ".join(problems))
         inject_parameters(nb, parameters)
     client = NotebookClient(
         nb,
@@ -184,4 +258,4 @@ def run_notebook(
     except (CellExecutionError, CellTimeoutError, DeadKernelError, RuntimeError) as e:
         error = e
     duration = time.perf_counter() - started
-    return NotebookRun(path, nb, duration, _failures(nb, error))
+    return NotebookRun(path, nb, duration, _failures(nb, error, timeout))

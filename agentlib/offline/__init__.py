@@ -35,7 +35,10 @@ __all__ = [
 ]
 
 
-def offline_client(*policies, faults=(), max_retries: int = 2):
-    """``(client, model)`` for the offline model; with no policies: the playbook, then the fallback."""
+def offline_client(*policies, faults=(), max_retries: int = 2, surface: str = "notebook"):
+    """``(client, model)`` for the offline model; with no policies: the playbook, then the fallback.
+
+    ``surface``: where the replies are read, "notebook" or "repl", for advice that fits there.
+    """
     offline = Offline(policies or None, faults=faults)
-    return offline.client(max_retries=max_retries), offline.model
+    return offline.client(max_retries=max_retries, surface=surface), offline.model

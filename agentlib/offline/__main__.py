@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import argparse
-
-from agentlib.offline.extras.server import describe, make_server
+import sys
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -14,7 +13,16 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="serve the offline model over HTTP on 127.0.0.1")
     serve.add_argument("--port", type=int, default=8765, help="port to listen on (0: any free)")
     args = parser.parse_args(argv)
-    server = make_server(port=args.port)
+    try:
+        from agentlib.offline.extras.server import PortInUse, describe, make_server
+    except ImportError as missing:  # the server is an extra: say how to install it, in one line
+        print(f"agentlib: {missing}", file=sys.stderr)
+        return 2
+    try:
+        server = make_server(port=args.port)
+    except PortInUse as busy:
+        print(f"agentlib: {busy}", file=sys.stderr)
+        return 1
     print(describe(server), flush=True)
     try:
         server.serve_forever()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentlib.offline.conversation import last_prompt, offered_tools
-from agentlib.offline.playbook.context import advice, context_of
+from agentlib.offline.playbook.context import advice
 from agentlib.offline.playbook.parser import parse
 from agentlib.offline.script import Reply, say
 from agentlib.text import clip
@@ -21,14 +21,14 @@ EXAMPLES_ZH = "“显示 notes.txt”“列出所有 Python 文件”“哪些�
 class Fallback:
     """Answers anything: an honest note about the offline model instead of a made-up answer."""
 
-    def answer(self, request: dict[str, Any]) -> Reply:
+    def answer(self, request: dict[str, Any], surface: str = "notebook") -> Reply:
         """Name the model, the part of the request it could not read, and the way forward."""
         found = last_prompt(request["messages"])
         prompt = found[1] if found else ""
         parsed = parse(prompt)
         zh = parsed.chinese
         chapter = "s01" if offered_tools(request) == {"bash"} else "s02"
-        go_live = advice(context_of(request), zh, chapter)
+        go_live = advice(surface, zh, chapter)
         part = clip(parsed.unclear or prompt, 200)
         if zh:
             return say(

@@ -66,7 +66,7 @@ class Script:
         """How many replies are still queued."""
         return len(self.queue)
 
-    def answer(self, request: dict[str, Any]) -> Reply | None:
+    def answer(self, request: dict[str, Any], surface: str = "notebook") -> Reply | None:
         """The next queued reply; a clear ScriptExhausted error when there is none."""
         if not self.queue and not self.strict:
             return None

@@ -18,7 +18,7 @@ from agentlib.offline.extras.faults import Fault
 from agentlib.offline.extras.sse import message_events
 from agentlib.offline.fallback import Fallback
 from agentlib.offline.playbook import Playbook
-from agentlib.offline.playbook.context import REQUEST_HEADERS
+from agentlib.offline.playbook.context import check_surface
 from agentlib.offline.script import Reply
 from agentlib.offline.usage import fit_to_budget, input_tokens
 from agentlib.offline.validate import InvalidRequest, check_headers, parse_body, validate_request
@@ -31,9 +31,13 @@ OFFLINE_OUTPUT_LIMIT = 64000
 
 
 class Policy(Protocol):
-    """Decides the model's turn: a Reply, or None to let the next policy answer."""
+    """Decides the model's turn: a Reply, or None to let the next policy answer.
 
-    def answer(self, request: dict[str, Any]) -> Reply | None: ...
+    ``surface`` is where the reply will be read (one of SURFACES: "notebook", "repl" or "http"),
+    as the transport or the server that received the request says; most policies ignore it.
+    """
+
+    def answer(self, request: dict[str, Any], surface: str) -> Reply | None: ...
 
 
 @dataclass
@@ -50,7 +54,9 @@ def _json_answer(status: int, payload: Any, headers: dict[str, str] | None = Non
     if isinstance(payload, dict) and payload.get("type") == "error":
         payload = {**payload, "request_id": request_id}
     all_headers = {"content-type": "application/json", "request-id": request_id, **(headers or {})}
-    return HTTPAnswer(status, all_headers, json.dumps(payload, ensure_ascii=False).encode())
+    # a lone surrogate (a JSON "\\ud800" escape the request sent) stays an escape, not an error
+    body = json.dumps(payload, ensure_ascii=False).encode("utf-8", "backslashreplace")
+    return HTTPAnswer(status, all_headers, body)
 
 
 def error_answer(status: int, kind: str, message: str, headers: dict | None = None) -> HTTPAnswer:
@@ -102,11 +108,18 @@ class Offline:
         }
 
     def handle(
-        self, method: str, path: str, body: bytes, headers: Mapping[str, str] | None = None
+        self,
+        method: str,
+        path: str,
+        body: bytes | bytearray,
+        headers: Mapping[str, str] | None = None,
+        *,
+        surface: str = "notebook",
     ) -> HTTPAnswer:
         """Answer one HTTP request to the Messages API (the transport and the server call this).
 
-        ``headers`` are checked as the API checks them; None skips that check.
+        ``headers`` are checked as the API checks them; None skips that check. ``surface`` is
+        where the reply will be read, passed on to the policies.
         """
         path = path.rstrip("/")
         if len(body) > MAX_REQUEST_BYTES:
@@ -136,16 +149,11 @@ class Offline:
             return error_answer(err.status, err.kind, message)
         if path.endswith("count_tokens"):
             return _json_answer(200, {"input_tokens": input_tokens(request)})
-        # the policies read where the request came from (context.py): {} when no headers were passed
-        token = REQUEST_HEADERS.set(dict(headers) if headers is not None else {})
-        try:
-            message = self.reply_to(request)
-        finally:
-            REQUEST_HEADERS.reset(token)
+        message = self.reply_to(request, surface)
         if request.get("stream"):
             headers = {"content-type": "text/event-stream", "request-id": "req_offline_stream"}
             return HTTPAnswer(200, headers, message_events(message))
-        return _json_answer(200, message, {"x-agentlib-usage": "estimated"})
+        return _json_answer(200, message)
 
     def _models_answer(self, model_id: str) -> HTTPAnswer:
         if model_id:
@@ -165,10 +173,14 @@ class Offline:
         }
         return _json_answer(200, payload)
 
-    def reply_to(self, request: dict[str, Any]) -> dict[str, Any]:
+    def reply_to(self, request: dict[str, Any], surface: str = "notebook") -> dict[str, Any]:
         """The assistant message (API JSON) for a valid request: first policy that answers wins."""
+        check_surface(surface)
         for policy in self.policies:
-            answer = getattr(policy, "answer", policy)(request)
+            # a plain function is a policy of the request alone
+            answer = (
+                policy.answer(request, surface) if hasattr(policy, "answer") else policy(request)
+            )
             if answer is not None:
                 return self._message(request, answer)
         raise OfflineError(
@@ -204,13 +216,16 @@ class Offline:
             },
         }
 
-    def transport(self) -> httpx2.BaseTransport:
-        """An httpx2 transport serving this model in-process (give it to anthropic.Anthropic)."""
-        return OfflineTransport(self)
+    def transport(self, surface: str = "notebook") -> httpx2.BaseTransport:
+        """An httpx2 transport serving this model in-process (give it to anthropic.Anthropic).
 
-    def client(self, *, max_retries: int = 2) -> anthropic.Anthropic:
+        ``surface``: where its replies are read, "notebook" or "repl" (SURFACES).
+        """
+        return OfflineTransport(self, surface)
+
+    def client(self, *, max_retries: int = 2, surface: str = "notebook") -> anthropic.Anthropic:
         """A real anthropic.Anthropic whose requests this offline model answers."""
-        return client_for(self.transport(), max_retries=max_retries)
+        return client_for(self.transport(surface), max_retries=max_retries)
 
 
 # Not a secret: the SDK insists on some credential, and the offline model ignores it.
@@ -222,8 +237,9 @@ OFFLINE_BASE_URL = "http://offline.agentlib.invalid"
 class OfflineTransport(httpx2.BaseTransport):
     """Hands each HTTP request to an Offline simulator instead of the network."""
 
-    def __init__(self, offline) -> None:
+    def __init__(self, offline: Offline, surface: str = "notebook") -> None:
         self.offline = offline
+        self.surface = check_surface(surface)
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         """Answer one request in-process."""
@@ -233,7 +249,9 @@ class OfflineTransport(httpx2.BaseTransport):
             answer = too_large_answer(size)
         else:
             path, body = request.url.path, request.read()
-            answer = self.offline.handle(request.method, path, body, request.headers)
+            answer = self.offline.handle(
+                request.method, path, body, request.headers, surface=self.surface
+            )
         return httpx2.Response(answer.status, headers=answer.headers, content=answer.body)
 
 

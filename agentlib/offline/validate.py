@@ -2,7 +2,8 @@
 
 Every rule has an id (``RULES``); docs/conformance.md lists the same ids with their public
 sources. The conversation's shape (roles, empty content, tool_use / tool_result pairing) is
-decided by ``agentlib.messages.protocol_problems``, the code ``check_history`` explains too.
+decided by ``agentlib.protocol.protocol_problems``, the code ``check_history`` explains too;
+a tool definition by ``agentlib.tool_checks.tool_problems``, the code the course's checks use.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from anthropic.types.message_content_param import MessageContentParam
 from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
 from anthropic.types.tool_result_block_param import Content as ResultContentParam
 
-from agentlib.messages import protocol_problems
+from agentlib.protocol import protocol_problems
+from agentlib.tool_checks import tool_problems
 
 RULES = {
     # HTTP: agentlib/offline/simulator.py
@@ -36,6 +38,7 @@ RULES = {
     "max-tokens-min": "max_tokens is at least 1",
     "max-tokens-limit": "max_tokens is at most the model's output limit",
     "system-text": "system is a string or a list of text blocks",
+    # a tool definition: agentlib.tool_checks.tool_problems
     "tool-name-pattern": "tool names match ^[a-zA-Z0-9_-]{1,128}$",
     "tool-input-schema": "a tool's input_schema is an object schema",
     "tool-names-unique": "tool names are unique",
@@ -46,7 +49,7 @@ RULES = {
     "block-role": "tool_result / image / document only in user messages; tool_use / thinking "
     "only in assistant messages",
     "tool-use-id-pattern": "tool_use ids match ^[a-zA-Z0-9_-]+$",
-    # the conversation's shape: agentlib.messages.protocol_problems
+    # the conversation's shape: agentlib.protocol.protocol_problems
     "role": "roles are user or assistant",
     "messages-non-empty": "there is at least one message",
     "first-user": "the first message is the user's",
@@ -61,9 +64,9 @@ RULES = {
     # what the API accepts, and the simulator with it
     "same-role-turns-accepted": "consecutive messages of one role are combined, not refused",
     "prefill-accepted": "a final assistant message is a prefill the reply continues",
+    "tool-description-optional": "a tool without a description is accepted (the course advises one)",
 }
 
-TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 USER_ONLY = {"tool_result", "image", "document", "search_result"}
 ASSISTANT_ONLY = {"tool_use", "thinking", "redacted_thinking", "server_tool_use"}
@@ -197,40 +200,13 @@ def _check_tools(tools: Any) -> set[str]:
         return set()
     if not isinstance(tools, list):
         raise InvalidRequest("field-type", "tools: Input should be a valid list")
-    names: list[str] = []
     for i, spec in enumerate(tools):
-        where = f"tools.{i}.custom."
-        if not isinstance(spec, dict):
-            raise InvalidRequest("field-type", f"tools.{i}: Input should be a valid dictionary")
-        if spec.get("type") not in (None, "custom"):
-            names.append(spec.get("name", ""))
-            continue  # server tools (web search, ...) have their own shapes; not simulated
-        _no_extra(spec, TOOL_FIELDS, where)
-        for name in ("name", "input_schema"):
-            if name not in spec:
-                raise InvalidRequest("field-required", f"{where}{name}: Field required")
-        if not isinstance(spec["name"], str) or not TOOL_NAME.fullmatch(spec["name"]):
-            raise InvalidRequest(
-                "tool-name-pattern",
-                f"{where}name: String should match pattern '{TOOL_NAME.pattern}'",
-            )
-        if "description" in spec and not isinstance(spec["description"], str):
-            raise InvalidRequest(
-                "field-type", f"{where}description: Input should be a valid string"
-            )
-        schema = spec["input_schema"]
-        if not isinstance(schema, dict):
-            raise InvalidRequest(
-                "tool-input-schema", f"{where}input_schema: Input should be a valid dictionary"
-            )
-        if schema.get("type") != "object":
-            raise InvalidRequest(
-                "tool-input-schema", f"{where}input_schema.type: Input should be 'object'"
-            )
-        names.append(spec["name"])
-    if len(set(names)) != len(names):
-        raise InvalidRequest("tool-names-unique", "tools: Tool names must be unique.")
-    return set(names)
+        if isinstance(spec, dict) and spec.get("type") in (None, "custom"):
+            _no_extra(spec, TOOL_FIELDS, f"tools.{i}.custom.")
+    refused = [p for p in tool_problems(tools) if p.api is not None]
+    if refused:
+        raise InvalidRequest(refused[0].rule, refused[0].api)
+    return {spec.get("name", "") for spec in tools}
 
 
 def _check_tool_choice(choice: Any, tool_names: set[str]) -> None:
@@ -280,13 +256,7 @@ def _check_block(block: Any, role: Any, where: str) -> None:
     kind = block.get("type")
     if kind is None:
         raise InvalidRequest("field-required", f"{where}.type: Field required")
-    if not isinstance(kind, str) or kind not in BLOCK_FIELDS:
-        expected = ", ".join(f"'{t}'" for t in BLOCK_FIELDS)
-        raise InvalidRequest(
-            "block-type",
-            f"{where}: Input tag '{kind}' found using 'type' does not match any of the "
-            f"expected tags: {expected}",
-        )
+    _known_type(kind, BLOCK_FIELDS, where)
     _no_extra(block, BLOCK_FIELDS[kind], f"{where}.{kind}.")
     if role == "assistant" and kind in USER_ONLY:
         raise InvalidRequest(
@@ -320,6 +290,16 @@ def _check_block(block: Any, role: Any, where: str) -> None:
         _check_result_content(block.get("content", ""), f"{where}.tool_result.content")
 
 
+def _known_type(kind: Any, known: dict[str, frozenset[str]], where: str) -> None:
+    if not isinstance(kind, str) or kind not in known:
+        expected = ", ".join(f"'{t}'" for t in known)
+        raise InvalidRequest(
+            "block-type",
+            f"{where}: Input tag '{kind}' found using 'type' does not match any of the "
+            f"expected tags: {expected}",
+        )
+
+
 def _check_result_content(content: Any, where: str) -> None:
     if isinstance(content, str):
         return
@@ -327,13 +307,7 @@ def _check_result_content(content: Any, where: str) -> None:
         raise InvalidRequest("field-type", f"{where}: Input should be a valid string or list")
     for k, part in enumerate(content):
         kind = part.get("type") if isinstance(part, dict) else None
-        if not isinstance(kind, str) or kind not in RESULT_CONTENT_FIELDS:
-            expected = ", ".join(f"'{t}'" for t in RESULT_CONTENT_FIELDS)
-            raise InvalidRequest(
-                "block-type",
-                f"{where}.{k}: Input tag '{kind}' found using 'type' does not match any of the "
-                f"expected tags: {expected}",
-            )
+        _known_type(kind, RESULT_CONTENT_FIELDS, f"{where}.{k}")
         _no_extra(part, RESULT_CONTENT_FIELDS[kind], f"{where}.{k}.{kind}.")
         if kind == "text" and not part.get("text"):
             raise InvalidRequest(

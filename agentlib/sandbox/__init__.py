@@ -7,9 +7,12 @@
 ``shell``      the bash runner: own session, env allowlist, capped output, timeout kills the group
 ``isolation``  bubblewrap, else unshare's PID namespace: what is hidden, read-only and unshared
 ``hardening``  in every mode: the agent non-dumpable, no new privileges, root's capabilities dropped
+``seccomp``    the filter on every command: no setuid or setgid bit can be set
+``tree``       walking what a command made: the sweep after each call, and remove_tree
 """
 
 from .limits import Limits
+from .tree import remove_tree
 from .workspace import Workspace
 
-__all__ = ["Limits", "Workspace"]
+__all__ = ["Limits", "Workspace", "remove_tree"]

@@ -180,8 +180,8 @@ def replace_beneath(root_fd: int, rel: str, data: bytes, *, path: str, create_di
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
-                if old is not None:
-                    os.fchmod(f.fileno(), stat.S_IMODE(old.st_mode))
+                if old is not None:  # its permissions, never its setuid/setgid bits
+                    os.fchmod(f.fileno(), stat.S_IMODE(old.st_mode) & 0o777)
             os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         except BaseException:
             os.unlink(tmp, dir_fd=dir_fd)

@@ -86,8 +86,17 @@ def bwrap_options() -> frozenset[str]:
     return frozenset(w for w in (done.stdout + done.stderr).split() if w.startswith("--"))
 
 
-def bwrap_argv(workdir: Path, env: dict[str, str], argv: list[str], tmp_bytes: int) -> list[str]:
-    """The bubblewrap command line: no capabilities, your uid (never 0), read-only system, small /tmp."""
+def bwrap_argv(
+    workdir: Path,
+    env: dict[str, str],
+    argv: list[str],
+    tmp_bytes: int,
+    filter_fd: int | None = None,
+) -> list[str]:
+    """The bubblewrap command line: no capabilities, your uid (never 0), read-only system, small /tmp.
+
+    ``filter_fd`` is a pipe holding the seccomp filter that bwrap loads before the command runs.
+    """
     uid, gid = inner_ids()
     options = bwrap_options()
     args = ["bwrap", "--die-with-parent", "--new-session", "--unshare-user"]
@@ -117,14 +126,18 @@ def bwrap_argv(workdir: Path, env: dict[str, str], argv: list[str], tmp_bytes: i
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
     # read-only /proc: the command's uid is root's on the host, and sysctls trust the owner bit
     args += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev"]
-    if "--size" in options:
-        args += ["--size", str(tmp_bytes)]
-    args += ["--tmpfs", "/tmp"]
+    # every writable memory-backed folder is sized; the others (/, /dev, /etc ...) go read-only
+    for folder in ("/tmp", "/dev/shm"):
+        args += ["--size", str(tmp_bytes)] if "--size" in options else []
+        args += ["--tmpfs", folder]
     for prefix in _python_prefixes():  # so `python` in the sandbox is the course's interpreter
         args += ["--ro-bind", prefix, prefix]
     args += ["--bind", str(workdir), str(workdir), "--chdir", str(workdir)]
+    args += ["--remount-ro", "/dev", "--remount-ro", "/"]
     for key, value in env.items():
         args += ["--setenv", key, value]
+    if filter_fd is not None:
+        args += ["--seccomp", str(filter_fd)]
     return [*args, "--", *argv]
 
 
@@ -190,9 +203,19 @@ _WHAT_HOLDS = {
     "unshare": "its own PID namespace hides your other processes, but it can read and write any "
     "file you can (the project's .env included) and reach the network",
     "none": "it can read the environment of your other processes (the shell that started "
-    "Python, with any key exported there) and any file you can (the project's .env "
-    "included), and reach the network",
+    "Python, with any key exported there) and trace them (ptrace), read any file you can (the "
+    "project's .env included), and reach the network",
+    # root's command keeps uid 0: no capabilities, but the owner of every root-owned file
+    "none-root": "it runs as uid 0 without capabilities, so it can read and write every "
+    "root-owned file (the project's .env included), and reach the network",
 }
+
+
+# measured: a command of root's writes its pid into the parent cgroup's cgroup.procs (root owns it)
+_ROOT_WITHOUT_BWRAP = (
+    "and as root it can move itself out of its cgroup, so Limits.processes and the whole call's "
+    "memory bound do not hold, and what it moved out outlives the call"
+)
 
 
 def choose(requested: str) -> str:
@@ -217,6 +240,10 @@ def choose(requested: str) -> str:
         mode = "none"
     if mode != "bwrap" and not _warned:
         _warned = True
-        message = f"bash runs without bubblewrap ({reasons[0]}): {_WHAT_HOLDS[mode]}"
+        root = os.geteuid() == 0
+        what = _WHAT_HOLDS[f"{mode}-root" if root and mode == "none" else mode]
+        message = f"bash runs without bubblewrap ({reasons[0]}): {what}"
+        if root:
+            message += f"; {_ROOT_WITHOUT_BWRAP}"
         warnings.warn(message, RuntimeWarning, stacklevel=3)
     return mode

@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .tree import Sweep
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -17,7 +19,9 @@ class Limits:
     bash_seconds: float = 120.0  # wall time of a bash call; the whole process tree is killed
     memory_bytes: int = 1 << 30  # each process (RLIMIT_AS); the whole call too where a cgroup works
     processes: int = 256  # processes and threads of one call (pids cgroup, else RLIMIT_NPROC)
-    tmp_bytes: int = 256 << 20  # the private /tmp under bubblewrap (memory-backed tmpfs)
+    tmp_bytes: int = 256 << 20  # each memory-backed folder under bubblewrap: /tmp and /dev/shm
+    disk_bytes: int = 1 << 30  # any one file a command writes (RLIMIT_FSIZE); the workspace's
+    # total is measured after each call and named when over it, never enforced by deleting
     output_chars: int = 50_000  # what any tool hands the model (head and tail kept)
     file_bytes: int = 10 << 20  # what read_file reads, and what write_file/edit_file produce
     glob_seconds: float = 10.0  # a glob's search time, checked at every entry
@@ -41,6 +45,7 @@ def rlimit_preamble(limits: Limits, mode: str) -> str:
     if mode == "none" and os.getuid() != 0:  # no namespace: NPROC counts all the user's tasks
         processes += _processes_of(os.getuid())  # (root is exempt from NPROC: the cgroup bounds it)
     setup += f"ulimit -u {processes} || exit 125; "
+    setup += f"ulimit -f {limits.disk_bytes // 1024} || exit 125; "  # in blocks of 1024 bytes
     return setup + 'exec "$0" -c "$1"'
 
 
@@ -70,6 +75,7 @@ _MEMORY_SIGNS = (
     "Could not reserve",
 )
 _PROCESS_SIGNS = ("fork: retry", "fork: Resource temporarily unavailable", "fork failed")
+_FILE_SIZE_SIGNS = ("File size limit exceeded", "File too large")  # SIGXFSZ, or EFBIG if ignored
 
 
 def named_hits(
@@ -89,13 +95,40 @@ def named_hits(
             f"\n[process bound hit: at most {limits.processes} processes and threads ({how}); "
             "Limits.processes]"
         )
+    if any(sign in output for sign in _FILE_SIZE_SIGNS):
+        found.append(
+            f"\n[file size bound hit: no file a command writes may pass "
+            f"{megabytes(limits.disk_bytes)} (RLIMIT_FSIZE); Limits.disk_bytes]"
+        )
     full = [ln for ln in output.splitlines() if "No space left on device" in ln]
     if mode == "bwrap" and any("unshare" not in ln for ln in full):  # unshare: the userns ban
         found.append(
-            f"\n[disk full: the private /tmp holds {megabytes(limits.tmp_bytes)} "
+            f"\n[disk full: /tmp and /dev/shm hold {megabytes(limits.tmp_bytes)} each "
             "(Limits.tmp_bytes); if the command wrote to the workspace, its disk is full]"
         )
     return found
+
+
+def swept(found: Sweep, limits: Limits) -> list[str]:
+    """Lines saying what the sweep after the call took away, and a workspace over its disk bound."""
+    lines = []
+    if found.cleared:
+        lines.append(
+            f"\n[setuid/setgid bit removed from {len(found.cleared)} file(s) "
+            f"({', '.join(found.cleared[:5])}): a command may not leave privileged programs]"
+        )
+    if found.removed:
+        lines.append(
+            f"\n[deleted {', '.join(found.removed[:5])}: no device node, and no link to a setuid "
+            "file, may stay in the workspace]"
+        )
+    if found.disk_bytes > limits.disk_bytes:
+        lines.append(
+            f"\n[workspace over its disk bound: its files take {megabytes(found.disk_bytes)}, "
+            f"more than {megabytes(limits.disk_bytes)} (Limits.disk_bytes); nothing was deleted: "
+            "remove what is not needed]"
+        )
+    return lines
 
 
 # -- cgroups: the only bound on a root caller's processes (the kernel exempts uid 0 from NPROC) --

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import ToolError
 from ..text import clip, cut_marker
-from . import hardening, isolation
+from . import hardening, isolation, seccomp, tree
 from . import limits as limits_module
 from .limits import DEFAULT_LIMITS, CallCgroup, Limits
 
@@ -125,16 +125,18 @@ def run_command(
     hardening.make_non_dumpable()
     env = isolation.child_env(mode == "bwrap")
     argv = [_SHELL, "-c", limits_module.rlimit_preamble(limits, mode), _SHELL, command]
+    filter_fd = seccomp.pipe_for_bwrap() if mode == "bwrap" else None
     if mode == "bwrap":
-        argv = isolation.bwrap_argv(Path(cwd), env, argv, limits.tmp_bytes)
+        argv = isolation.bwrap_argv(Path(cwd), env, argv, limits.tmp_bytes, filter_fd)
     elif mode == "unshare":
         argv = isolation.unshare_argv(argv)
     cgroup = CallCgroup.create(limits)
     if cgroup is not None:
         argv = cgroup.joining_argv(argv)
-    # bwrap sets no-new-privileges itself, so it spawns without Python code in the child (faster);
-    # root keeps its capabilities only as long as bwrap/unshare need them to build the namespaces
-    harden = {"none": hardening.drop_privileges, "unshare": hardening.no_new_privileges}.get(mode)
+    # bwrap sets no-new-privileges and loads the filter itself, so it spawns without Python code
+    # in the child (faster); root keeps its capabilities only as long as bwrap/unshare need them
+    harden = {"none": _harden_unisolated, "unshare": _harden_for_unshare}.get(mode)
+    seccomp.prepare()  # in the parent: the child only makes the one prctl call
 
     try:
         proc = subprocess.Popen(
@@ -146,11 +148,15 @@ def run_command(
             stderr=subprocess.STDOUT,
             start_new_session=True,  # own group: one kill stops all
             preexec_fn=harden,
+            pass_fds=() if filter_fd is None else (filter_fd,),
         )
     except (OSError, subprocess.SubprocessError) as exc:
         if cgroup is not None:
             cgroup.remove()
         raise ToolError(f"Could not start the shell: {exc}") from None
+    finally:
+        if filter_fd is not None:
+            os.close(filter_fd)
     capture = _Capture(4 * limits.output_chars)  # bytes enough for the kept chars in any UTF-8
     deadline = time.monotonic() + limits.bash_seconds
     timed_out = _pump(proc, capture, deadline)
@@ -168,18 +174,39 @@ def run_command(
     hits = cgroup.hits() if cgroup is not None else (False, False)
     if cgroup is not None:
         cgroup.remove()
+    after = "".join(_sweep(Path(cwd), limits))  # once nothing of the call runs any more
     if timed_out:
-        partial = capture.text(limits.output_chars - 200) or "(no output)"
+        partial = capture.text(limits.output_chars - 200 - len(after)) or "(no output)"
         raise ToolError(
             f"Timeout ({limits.bash_seconds:g}s): the command and everything it started were "
-            f"stopped. Output so far:\n{partial}"
+            f"stopped. Output so far:\n{partial}{after}"
         )
     status = f"\n[exit code {proc.returncode}]" if proc.returncode else ""
     head = capture.text(4000)  # the bound messages appear early in a failing command's output
     tail = capture.text(limits.output_chars)[-4000:]
-    status += "".join(limits_module.named_hits(head + tail, hits, limits, mode, cgroup))
+    status += "".join(limits_module.named_hits(head + tail, hits, limits, mode, cgroup)) + after
     out = capture.text(limits.output_chars - len(status)) or "(no output)"
     return out + status
+
+
+def _harden_unisolated() -> None:
+    hardening.drop_privileges()
+    seccomp.load_in_child()
+
+
+def _harden_for_unshare() -> None:
+    hardening.no_new_privileges()
+    seccomp.load_in_child()
+
+
+def _sweep(root: Path, limits: Limits) -> list[str]:
+    """No setuid/setgid file and no device node stays in the workspace after a call."""
+    try:
+        return limits_module.swept(tree.sweep(root), limits)
+    except FileNotFoundError:  # the command deleted the workspace: nothing is left in it
+        return []
+    except OSError as exc:  # changed while it was checked
+        return [f"\n[the workspace could not be checked for setuid files: {exc}]"]
 
 
 def _pump(proc: subprocess.Popen, capture: _Capture, deadline: float) -> bool:

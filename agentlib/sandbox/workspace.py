@@ -27,25 +27,18 @@ class Workspace:
         root: str | os.PathLike,
         *,
         isolation: str = "auto",
-        timeout: float | None = None,
         limits: Limits = DEFAULT_LIMITS,
     ):
         given = Path(root).expanduser().absolute()
+        _refuse_system_folder(given.resolve())
         given.mkdir(parents=True, exist_ok=True)
         self.root = given.resolve()
         self._given = given
-        if timeout is not None:  # the older spelling of limits.bash_seconds
-            limits = dataclasses.replace(limits, bash_seconds=timeout)
         self.limits = limits
         self.isolation = _choose_isolation(isolation)
         self._root_fd = None
         if files.HAS_DIR_FD:  # a handle on the root: later renames of paths cannot move it
             self._root_fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-
-    @property
-    def timeout(self) -> float:
-        """Seconds a bash call may run (``limits.bash_seconds``)."""
-        return self.limits.bash_seconds
 
     def __repr__(self) -> str:
         return f"Workspace({str(self.root)!r}, isolation={self.isolation!r})"
@@ -252,6 +245,30 @@ def _match_line_endings(content: str, old: str, new: str) -> tuple[str, str]:
     if crlf_old not in content:
         return old, new
     return crlf_old, new.replace("\r\n", "\n").replace("\n", "\r\n")
+
+
+# a workspace holding one of these would let the tools (and the sweep after each call) reach the system
+_SYSTEM_FOLDERS = (
+    "/bin",
+    "/boot",
+    "/dev",
+    "/etc",
+    "/lib",
+    "/proc",
+    "/sbin",
+    "/sys",
+    "/usr",
+    "/var",
+)
+
+
+def _refuse_system_folder(root: Path) -> None:
+    for folder in _SYSTEM_FOLDERS:
+        if os.path.exists(folder) and Path(folder).resolve().is_relative_to(root):
+            raise ValueError(
+                f"{root} holds the system folder {folder}: give the workspace a folder of its "
+                "own, such as a new folder in your home"
+            )
 
 
 def _choose_isolation(requested: str) -> str:

@@ -24,7 +24,7 @@ def trace_from_messages(
         if msg.get("role") != "assistant":
             continue
         n += 1
-        trace.add(RoundStarted(round=n, history=msgs, count=i))
+        trace.add(RoundStarted(round=n, messages=msgs[:i]))
         blocks = message_summary(msg)["blocks"]
         asks = [b for b in blocks if b["type"] == "tool_use"]
         stop = "tool_use" if asks else "end_turn"

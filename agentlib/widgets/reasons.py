@@ -12,7 +12,10 @@ NEXT = {
     "stop_sequence": "return: the run is over",
     "pause_turn": "append the paused reply to the history and call the model again",
     "refusal": "return: the run is over",
-    "model_context_window_exceeded": "return without running any tool call in the cut-off reply",
+    "model_context_window_exceeded": (
+        "return without running any tool call in the cut-off reply, as for max_tokens; shorten "
+        "the history before asking again"
+    ),
     OUT_OF_ROUNDS: "stop the run, even though the model wanted to go on",
 }
 # the meaning is the loop's own `why`, except for the two reasons the loop goes on after (it
@@ -21,6 +24,7 @@ _MEANING = {
     "tool_use": "the model asks for one or more tools",
     "pause_turn": "the server paused a long-running turn",
     "max_tokens": "the reply hit max_tokens and was cut off",
+    "model_context_window_exceeded": "the reply was cut off because the context window filled up",
 }
 # stop_reason -> (what it means, what the loop does next)
 STOP_REASONS: dict[str, tuple[str, str]] = {

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..client import is_offline
 from ..events import Finished, ModelReplied, RoundStarted, ToolRan
 from ..loop import OUT_OF_ROUNDS
-from ..messages import check_history, content_blocks, to_dict, tool_pairing_problems
+from ..messages import content_blocks, to_dict
+from ..protocol import check_history, tool_pairing_problems
 from ..text import as_text, clip
 from .words import say, stop_words, words
 
@@ -72,11 +74,6 @@ def tool_specs(tools: Any) -> dict[str, str]:
     return out
 
 
-def is_offline_model(model: str | None) -> bool:
-    """The course's offline model ids contain "offline"; their token counts are estimates."""
-    return bool(model) and "offline" in model.lower()
-
-
 class Trace:
     """Every round of one run, built event by event; ``to_dict()`` is what the views draw.
 
@@ -95,13 +92,13 @@ class Trace:
         self.finished: dict[str, Any] | None = None
         self.problems: list[str] = []
         self._offline = offline
-        self._last_sent: tuple[list[dict[str, Any]], int] = ([], 0)  # a history, how much was sent
+        self._last_sent: list[dict[str, Any]] = []  # what the round before sent
         self._reported: set[str] = set()
 
     @property
     def offline(self) -> bool:
         """True when token counts are estimates (explicit flag, else the model id says so)."""
-        return self._offline if self._offline is not None else is_offline_model(self.model)
+        return self._offline if self._offline is not None else is_offline(self.model)
 
     @classmethod
     def from_events(
@@ -142,15 +139,12 @@ class Trace:
         r = self.round(max(event.round, 1))
         if isinstance(event, RoundStarted):
             sent = event.messages  # plain dicts already (the loop sends normalized messages)
-            history, count = self._last_sent
-            if event.history is history and len(sent) >= count:
-                same_prefix = True  # the loop only appends to the history its rounds share
-            else:
-                same_prefix = len(sent) >= count and sent[:count] == history[:count]
-            start = count if same_prefix else 0
+            before = self._last_sent
+            same_prefix = len(sent) >= len(before) and sent[: len(before)] == before
+            start = len(before) if same_prefix else 0
             r.update(sent_count=len(sent), sent_start=start, rewritten=not same_prefix)
             r["sent_new"] = [message_summary(m) for m in sent[start:]]
-            self._last_sent = (event.history, len(sent))
+            self._last_sent = sent
             for problem in check_history(sent):
                 if problem not in self._reported:  # a history sent again repeats its problems
                     self._reported.add(problem)
@@ -187,8 +181,7 @@ class Trace:
             if event.stop_reason == OUT_OF_ROUNDS:
                 self._set_stop(r, r["stop_reason"])
             calls = [b for b in r["reply"] or [] if b.get("id") in r["unanswered"]]
-            history, count = self._last_sent
-            ended = [*history[:count], {"role": "assistant", "content": calls}]
+            ended = [*self._last_sent, {"role": "assistant", "content": calls}]
             for problem in tool_pairing_problems(ended) if calls else []:
                 self.problems.append(
                     say(self.words, "problem.unanswered", round=r["index"],

@@ -12,9 +12,8 @@
 # **You will be able to:** make one model call with a tool, run the command it asks for, send
 # the result back, and then write the whole loop that does this for you.
 #
-# **You need:** notebook 00 (setup). No API key: an offline model answers, behind the real
-# `anthropic` SDK. The HTTP request, the API's checks and errors, the shell commands and the
-# files are all real; only the model's decisions are scripted.
+# **You need:** notebook 00 (setup). No API key: an offline model answers behind the real
+# `anthropic` SDK; only its decisions are scripted.
 #
 # > "One loop & Bash is all you need": one tool plus one loop makes an agent.
 #
@@ -29,21 +28,20 @@
 #                     (loop until stop_reason != "tool_use")
 # ```
 #
-# The question goes in as the first message; the model either answers or asks for a tool;
-# the code runs the tool and sends the result back; round and round until the model stops
-# asking. The code around the model (the loop, the tools, the history) is called the
-# **harness**: the model is the brain, the harness the body.
+# The question is the first message; the model answers or asks for a tool; the code runs
+# the tool and sends the result back, round and round until the model stops asking. The
+# code around the model (loop, tools, history) is the **harness**: the model is the brain,
+# the harness the body.
 
 # %% tags=["parameters"]
-BACKEND = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
-WORKSPACE = None  # None: a fresh temporary folder. Never point this at your own project.
-EXTRA_TOOLS = ""  # instructors: "module:attribute" of @tool functions or a Toolbox, comma-separated
-SCRIPT = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
+BACKEND: str = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
+WORKSPACE: "Optional[str]" = None  # None: a fresh temporary folder. Never point this at your own project.
+EXTRA_TOOLS: str = ""  # instructors: "module:attribute" of tools, a Toolbox or a make_tools(ws) factory, comma-separated
+SCRIPT: str = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
 
 # %% [markdown]
-# `Course` reads the parameters: it connects to the model (`client`, `MODEL`) and makes the
-# agent a folder of its own, its *workspace* (a fresh temporary folder unless you set
-# `WORKSPACE`). We put one file in it, so there is something to find.
+# `Course` reads the parameters, connects to the model (`client`, `MODEL`) and gives the
+# agent a folder of its own, its *workspace*. One file in it gives the agent something to find.
 
 # %%
 import agentlib
@@ -60,19 +58,17 @@ print("workspace:", WORKDIR)
 # %% [markdown]
 # ## 1. A model that can reason but cannot act
 #
-# Ask a chat model "which Python files are in my folder?" and it cannot know. The usual
-# workaround is you: you run `ls *.py`, paste the result into the chat, read the answer, run
-# the next command... **You are the loop.** This notebook makes you that loop on purpose,
-# then replaces you with 19 lines of code.
+# Ask a chat model "which Python files are in my folder?" and it cannot know. Unless you run
+# `ls *.py`, paste the result into the chat, run the next command... **You are the loop.**
+# This notebook makes you that loop on purpose, then replaces you with 19 lines of code.
 #
-# Everything starts with a list of messages; the question is the first one. One call,
-# without tools:
+# Everything starts with a list of messages, the question first. One call, without tools:
 
 # %%
 messages = [{"role": "user", "content": "List all Python files in this directory"}]
-response = client.messages.create(model=MODEL, max_tokens=1000, messages=messages)
-print("stop_reason:", response.stop_reason)
-print(response.content[0].text[:300])
+chat = client.messages.create(model=MODEL, max_tokens=1000, messages=messages)
+print("stop_reason:", chat.stop_reason)
+print(chat.content[0].text[:300])
 
 # %% [markdown]
 # What comes back is a `Message`: a list of content blocks, and a `stop_reason` saying why
@@ -106,12 +102,12 @@ for block in response.content:
     print(f"[{block.type}]", block)
 
 # %% [markdown]
-# The system prompt travels in its own `system` field, not in `messages`. It names the
-# workspace (without it the model may assume it is in `/`) and says "act, don't explain".
+# The system prompt has its own `system` field. It names the workspace (or the model may
+# assume it is in `/`) and says "act, don't explain".
 #
-# `stop_reason == "tool_use"`: the model does not run anything; it *asks*, with a `tool_use`
-# block: a `name`, an `input` that follows the schema, and an `id` made by the API. The id is
-# how we will say which request a result answers.
+# `stop_reason == "tool_use"`: the model runs nothing; it *asks*, with a `tool_use` block: a
+# `name`, an `input` that follows the schema, and an `id` made by the API, which says which
+# request a result answers.
 
 # %%
 call = next(block for block in response.content if block.type == "tool_use")
@@ -129,14 +125,15 @@ if OFFLINE:
 #   else a shell can do: that is the risk);
 # - `cwd=WORKDIR`: the command runs in the workspace;
 # - stdout and stderr are **merged**: the model needs the errors as much as the output;
-# - `timeout=120`: a command that hangs is stopped after two minutes; `FileNotFoundError`
-#   and `OSError` (no such program, no permission) come back as `Error: ...` text too;
+# - `timeout=120`: a command that hangs is stopped after two minutes;
+# - `OSError` (`FileNotFoundError` is one kind): the shell itself could not start, e.g. a
+#   command line too long for the system. A program that does not exist is not one: the
+#   shell answers that in text, with exit status 127;
 # - `[:50000]`: one command cannot flood the model's context;
 # - `"(no output)"`: an empty string would leave the model guessing whether anything ran.
 #
-# One change from the seed: the command gets an environment *without* your `ANTHROPIC_*`
-# variables, so nothing the model runs can print your key. (`timeout` is a parameter only so
-# the demonstration below does not wait two minutes.)
+# One change from the seed: the command gets no `ANTHROPIC_*` variables, so nothing it runs
+# can print your key. (`timeout` is a parameter so the demonstration need not wait.)
 
 # %%
 import os
@@ -164,15 +161,16 @@ print(run_bash("echo to stdout; echo to stderr >&2"))
 print(run_bash("true"))
 print(len(run_bash("head -c 60000 /dev/zero | tr '\\0' x")), "characters came back of 60000")
 print(run_bash("sleep 5", timeout=0.5))
+print(run_bash("nosuchprogram"), "| exit status:", subprocess.run("nosuchprogram", shell=True, capture_output=True).returncode)
+print(run_bash("echo " + "x" * 200_000))
 
 # %% [markdown]
 # ### The deny-list is not security
 #
 # `run_bash` refuses commands that *contain* `sudo`, `rm -rf /`, `shutdown`, `reboot` or
-# `> /dev/`: a substring check. It blocks harmless commands and misses dangerous ones. The
-# shell removes the quotes in `s''udo` before it runs anything, so the check sees `s''udo`
-# while the shell runs `sudo` (shown safely with `echo`, which only prints the word). We
-# test the commands with the seed's check only, never by running them:
+# `> /dev/`: a substring check. The shell removes the quotes in `s''udo` before it runs
+# anything, so the check sees `s''udo` while the shell runs `sudo` (shown safely with `echo`).
+# We test the commands with the seed's check only, never by running them:
 
 # %%
 from agentlib.seed import seed_is_dangerous
@@ -183,11 +181,10 @@ print(run_bash("echo s''udo"))
 
 # %% [markdown]
 # The harmless `ls 2> /dev/null` and `grep sudo notes.txt` are blocked; `s''udo` gets
-# through, and so does `rm -fr /`: the very command the list means, with its flags swapped. A
-# list of bad words cannot describe what a shell can do; the real boundary is *where* the
-# command runs. `agentlib`'s `Workspace.bash` runs
-# commands in an isolated sandbox where the machine allows it (`bwrap`: no network, only the
-# workspace writable), and says which isolation it got:
+# through, and so does `rm -fr /`, the very command the list means with its flags swapped.
+# The real boundary is *where* the command runs: `agentlib`'s `Workspace.bash` runs it in an
+# isolated sandbox where the machine allows it (`bwrap`: no network, only the workspace
+# writable), and says which isolation it got:
 
 # %%
 print("isolation:", ws.isolation)
@@ -196,8 +193,9 @@ print(ws.bash("echo s''udo; exit 3"))
 # %% [markdown]
 # ### Exercise 1: tell the model the exit code
 #
-# `Workspace.bash` ended its output with the exit code. The seed's `run_bash` does not, so a
-# failing command that prints nothing looks like success. Write `run_bash_with_status`: like
+# `Workspace.bash` ended its output with the exit code. The seed's `run_bash` does not: a
+# failing command that prints nothing looks like success, and `nosuchprogram` gave no
+# status. Write `run_bash_with_status`: like
 # `run_bash`, but when the exit code (`r.returncode`) is not 0, add a last line such as
 # `(exit code 3)`. Keep `(no output)` for a silent success.
 
@@ -239,35 +237,33 @@ print(output)
 
 # %% [markdown]
 # The result goes back as a `tool_result` block whose `tool_use_id` is the `id` of the request
-# it answers, in a message with role **user** (tool results are information from the user's
-# side). *Before* it, we append the model's own reply. That order is not about taking turns:
-# the API would merge two user messages in a row without complaint. It is that a result must
-# answer a `tool_use` the model can see in the message just before, and the only copy of that
-# request is the reply we just received.
+# it answers, in a message with role **user**. *Before* it comes the model's own reply: a
+# result must answer a `tool_use` in the message just before, and the only copy of that
+# request is the reply we received. (Two user messages in a row the API would just merge.)
 
 # %%
-messages.append({"role": "assistant", "content": response.content})
-messages.append({"role": "user", "content": [
-    {"type": "tool_result", "tool_use_id": call.id, "content": output},
-]})
-len(messages)
+history = [
+    messages[0],  # the question
+    {"role": "assistant", "content": response.content},  # the reply, with its tool_use
+    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call.id, "content": output}]},
+]
+len(history)
 
 # %% [markdown]
-# Both rules are checked by the API before any model sees the request. Skip the reply, or
-# answer with an id nobody asked for, and the request is refused with a 400. (Errors shown on
-# purpose are wrapped in `expect_error`: it prints the error in a few lines with the lesson,
-# and fails the cell if the error ever stops happening.)
+# The API checks both rules before any model sees the request. Skip the reply, or answer an
+# id nobody asked for, and the request is refused with a 400. (`expect_error` prints an error
+# shown on purpose in a few lines, and fails the cell if the error stops happening.)
 
 # %%
 import anthropic
 from agentlib.course import expect_error
 
-without_reply = [messages[0], messages[2]]
+without_reply = [history[0], history[2]]
 with expect_error(anthropic.BadRequestError, why="a tool_result must answer a tool_use in the message right before it"):
     client.messages.create(model=MODEL, system=SYSTEM, messages=without_reply, tools=TOOLS, max_tokens=8000)
 
 # %%
-made_up_id = messages[:2] + [{"role": "user", "content": [
+made_up_id = history[:2] + [{"role": "user", "content": [
     {"type": "tool_result", "tool_use_id": "toolu_made_up", "content": output},
 ]}]
 with expect_error(anthropic.BadRequestError, why="every tool_use must be answered by its own id"):
@@ -279,14 +275,14 @@ with expect_error(anthropic.BadRequestError, why="every tool_use must be answere
 # nothing. With the right history, the model reads the result and answers:
 
 # %%
-response = client.messages.create(
-    model=MODEL, system=SYSTEM, messages=messages,
+answer = client.messages.create(
+    model=MODEL, system=SYSTEM, messages=history,
     tools=TOOLS, max_tokens=8000,
 )
-print("stop_reason:", response.stop_reason)
-print(response.content[-1].text)
+print("stop_reason:", answer.stop_reason)
+print(answer.content[-1].text)
 if OFFLINE:
-    assert response.stop_reason == "end_turn" and "main.py" in response.content[-1].text
+    assert answer.stop_reason == "end_turn" and "main.py" in answer.content[-1].text
 
 # %% [markdown]
 # ### Exercise 2: results for every call in a reply
@@ -326,9 +322,8 @@ check_tool_results(tool_results)
 #
 # You just were the loop: call the model with the whole history, append its reply, return
 # unless `stop_reason` is `"tool_use"`, run each tool, append the results as a user message,
-# call again. Write it: `agent_loop(messages)` uses `client`, `MODEL`, `SYSTEM`, `TOOLS`
-# and `run_bash` from above, `max_tokens=8000`, and changes `messages` in place. The seed's
-# version is 19 lines.
+# call again. Write `agent_loop(messages)`: it uses `client`, `MODEL`, `SYSTEM`, `TOOLS` and
+# `run_bash` from above, `max_tokens=8000`, and changes `messages` in place (the seed's: 19 lines).
 
 # %% tags=["exercise"]
 def agent_loop(messages: list):
@@ -365,12 +360,28 @@ def agent_loop(messages: list):
 # %%
 # The check swaps in a scripted model for the length of one run (two bash calls, then an
 # answer), runs your loop, and reads the history it left.
-check_agent_loop(agent_loop)
+verdict = check_agent_loop(agent_loop)
+verdict
+
+# %% [markdown]
+# Your loop, drawn: once the check says it works, this cell runs it on section 1's question
+# and `show()` draws the history it left, one row per round (what was sent, what the model
+# answered, which tool ran, why the loop stopped). Step through it with the arrow keys.
+
+# %%
+from agentlib.widgets import show
+
+drawn = [{"role": "user", "content": "List all Python files in this directory"}]
+if verdict.ok:
+    agent_loop(drawn)
+    display(show(drawn, offline=OFFLINE, tools=TOOLS))
+else:
+    print("This cell draws your loop once the check above says it works.")
 
 # %% [markdown]
 # One exit, `stop_reason != "tool_use"`; `max_tokens=8000` caps each reply (a tool request
 # counts too). The loop has no rules about safety, permissions or planning: later chapters
-# layer them on, and the loop stays as it is. Notebook 02 runs it on the seed's prompts.
+# add them, and the loop stays as it is. Notebook 02 runs it on the seed's prompts.
 
 
 # %% [markdown]
@@ -380,8 +391,6 @@ check_agent_loop(agent_loop)
 # plus yours (see `99_appendix`). By default it does nothing.
 
 # %%
-from agentlib.widgets import show
-
 tools = course.tools(agentlib.s01_tools(ws))
 run = course.run_script(tools, system=SYSTEM)
 if run:
@@ -396,16 +405,16 @@ if run:
 # **1.** The model's reply has `stop_reason == "tool_use"`. Who runs the command?
 #
 # <details><summary>Answer</summary>Your code (the harness). The model only asks, with a
-# `tool_use` block; nothing runs unless the loop runs it.</details>
+# <code>tool_use</code> block; nothing runs unless the loop runs it.</details>
 #
 # **2.** Which role carries a `tool_result`, and what ties it to its request?
 #
-# <details><summary>Answer</summary>Role `user`; its `tool_use_id` equals the `id` of the
-# `tool_use` block it answers (a made-up id gets a 400).</details>
+# <details><summary>Answer</summary>Role <code>user</code>; its <code>tool_use_id</code> equals the <code>id</code> of the
+# <code>tool_use</code> block it answers (a made-up id gets a 400).</details>
 #
 # **3.** Why append the assistant's reply *before* the results?
 #
-# <details><summary>Answer</summary>A result must answer a `tool_use` in the message right
+# <details><summary>Answer</summary>A result must answer a <code>tool_use</code> in the message right
 # before it, and the reply is the only copy of that request (two user messages in a row
 # alone would just be merged).</details>
 #
@@ -416,6 +425,6 @@ if run:
 #
 # **5.** Does the deny-list stop `rm -fr /`?
 #
-# <details><summary>Answer</summary>No: it looks for the substring `rm -rf /`. Only
+# <details><summary>Answer</summary>No: it looks for the substring <code>rm -rf /</code>. Only
 # isolation (where a command runs) is a boundary.</details>
 

@@ -36,10 +36,10 @@
 # ```
 
 # %% tags=["parameters"]
-BACKEND = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
-WORKSPACE = None  # None: a fresh temporary folder. Never point this at your own project.
-EXTRA_TOOLS = ""  # instructors: "module:attribute" of @tool functions or a Toolbox, comma-separated
-SCRIPT = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
+BACKEND: str = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
+WORKSPACE: "Optional[str]" = None  # None: a fresh temporary folder. Never point this at your own project.
+EXTRA_TOOLS: str = ""  # instructors: "module:attribute" of tools, a Toolbox or a make_tools(ws) factory, comma-separated
+SCRIPT: str = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
 
 # %% [markdown]
 # Notebook 01's pieces in one cell: the client, the workspace with its `main.py`, the bash
@@ -107,11 +107,8 @@ def agent_loop(messages: list):
 # %% [markdown]
 # ## 1. The try-it prompts, drawn round by round
 #
-# The seeds suggest four prompts. Each runs the loop on a fresh history, and `show()` draws
-# the run as a *round diagram*: one row per round (one model call), with what was sent, what
-# the model answered, which tool ran and what it returned, and why the loop stopped. Step
-# through the rounds with the slider or the arrow keys; a static copy stays in the saved
-# notebook.
+# The seeds' four prompts, each on a fresh history. `show()` draws each run as in notebook
+# 01: one row per round (one model call); step through with the slider or the arrow keys.
 
 # %%
 from agentlib.widgets import show
@@ -149,7 +146,8 @@ show(history, offline=OFFLINE, tools=TOOLS)
 # %% [markdown]
 # ## 2. The walkthrough, as a real run
 #
-# The picture at the top, run: the workspace now holds exactly `hello.py` and `main.py`.
+# The picture at the top, run. The workspace holds two Python files, `hello.py` and `main.py`,
+# next to the three files the fourth prompt wrote:
 
 # %%
 history = [{"role": "user", "content": "列出当前目录的 Python 文件"}]
@@ -163,10 +161,9 @@ for i, message in enumerate(agentlib.to_dict(history)):
 
 # %% [markdown]
 # Round 1: the model asks for `bash`; the loop appends the reply, runs the command, appends
-# the result. Round 2: the model sees the names and answers with `end_turn`. It did not answer
+# the result. Round 2: the model reads the names and answers (`end_turn`). It did not answer
 # in round 1 because it knew it did not know: the tool filled the gap. (The offline model
-# runs `find`, not `ls *.py`, and says what it is about to do in a text block next to the
-# call, as real models often do.)
+# runs `find`, not `ls *.py`, and says what it is about to do, as real models often do.)
 #
 # ## 3. Why the answer is appended before the check
 #
@@ -221,17 +218,18 @@ for reason, (meaning, next_step) in STOP_REASONS.items():
 
 # %% [markdown]
 # The seed's loop returns on everything except `tool_use`. That is right for `end_turn`,
-# `stop_sequence` and `refusal`. Two cases need more: `pause_turn` should *continue* (send the
-# history back and the server resumes the turn), and after `max_tokens` the reply is cut off,
-# so a half-written tool call must not be run. A reply cut at 5 tokens:
+# `stop_sequence` and `refusal`. Two cases need more. `pause_turn` should *continue*: append
+# the paused reply (it holds the work so far), then call again, and the server resumes from
+# it. After `max_tokens` the reply is cut off, so a half-written tool call must not be run;
+# `model_context_window_exceeded` is the same cut, made by a full context window instead:
+# handle it like `max_tokens`. A reply cut at 20 tokens, inside its tool call:
 
 # %%
-cut = client.messages.create(
-    model=MODEL, system=SYSTEM, tools=TOOLS, max_tokens=5,
-    messages=[{"role": "user", "content": "Create a directory called test_output and write 3 files in it"}],
-)
+cut_off = [{"role": "user", "content": "Create a directory called test_output and write 3 files in it"}]
+cut = client.messages.create(model=MODEL, system=SYSTEM, tools=TOOLS, max_tokens=20, messages=cut_off)
 print("stop_reason:", cut.stop_reason)
-print(cut.content)
+for block in cut.content:
+    print(f"[{block.type}]", block.text if block.type == "text" else f"{block.name} {block.input}")
 
 # %% [markdown]
 # ### Exercise 4: handle `pause_turn` and `max_tokens`
@@ -279,14 +277,36 @@ from agentlib.course.checks import check_stop_reasons
 check_stop_reasons(agent_loop_v2)
 
 # %% [markdown]
+# The cut reply is appended and the loop returns: the history is kept, and nothing half-written
+# ran. But the history now ends with a `tool_use` nobody answered, and the next question is
+# refused:
+
+# %%
+import anthropic
+from agentlib.course import expect_error
+
+cut_off = cut_off[:1] + [{"role": "assistant", "content": cut.content},
+                         {"role": "user", "content": "Try again with a shorter plan."}]
+with expect_error(anthropic.BadRequestError, why="the cut-off tool_use was never answered"):
+    client.messages.create(model=MODEL, system=SYSTEM, tools=TOOLS, max_tokens=8000, messages=cut_off)
+
+# %% [markdown]
+# Before the next call, the cut call needs a `tool_result` of its own. Notebook 04 builds
+# `normalize_messages`, which adds one; `agentlib.agent_loop` runs it before every call, so
+# the same history goes through:
+
+# %%
+state = agentlib.agent_loop(cut_off, client=client, model=MODEL, tools=course.tools(agentlib.s01_tools(ws)), system=SYSTEM)
+print("agentlib.agent_loop on that history: accepted, stop_reason", repr(state.stop_reason))
+
+# %% [markdown]
 # ## 5. `agentlib.agent_loop`: your loop, plus a round limit
 #
 # `agentlib.agent_loop` is the same loop with the stop reasons handled as in exercise 4,
 # plus a **round limit**, `max_rounds` (a round is one model call): a loop that never stops
-# asking for tools ends there instead of running forever. It takes the client, model and
-# tools as arguments instead of globals, and returns a `LoopState`: the `messages`, the
-# number of `rounds`, the `stop_reason` and `why` in words. (The seed keeps the same facts in
-# its `LoopState`: `messages`, `turn_count`, `transition_reason`.)
+# asking for tools ends there. It takes the client, model and tools as arguments, and returns
+# a `LoopState`: the `messages`, the number of `rounds`, the `stop_reason` and `why` (the
+# seed's `LoopState` has `messages`, `turn_count`, `transition_reason`).
 #
 # Its tools come as a `Toolbox`: schemas and functions kept together. `s01_tools(ws)` is the
 # course's s01 toolbox, one `bash` tool running in the workspace; `course.tools(...)` adds
@@ -296,19 +316,19 @@ check_stop_reasons(agent_loop_v2)
 tools = course.tools(agentlib.s01_tools(ws))
 task = [{"role": "user", "content": "List all Python files in this directory"}]
 state = agentlib.agent_loop(task, client=client, model=MODEL, tools=tools, system=SYSTEM, max_rounds=1)
-print(state.rounds, "round:", state.stop_reason, "->", state.why)
+asked = [b["name"] for b in state.messages[1]["content"] if b["type"] == "tool_use"]
+print(state.rounds, "round:", state.stop_reason, "-> the round limit ended the run; round 1 had asked for", asked)
 task = [{"role": "user", "content": "Create a directory called test_output and write 3 files in it"}]
-state = agentlib.agent_loop(task, client=client, model=MODEL, tools=tools, system=SYSTEM, max_tokens=5)
+state = agentlib.agent_loop(task, client=client, model=MODEL, tools=tools, system=SYSTEM, max_tokens=20)
 print(state.rounds, "round:", state.stop_reason, "->", state.why)
 
 # %% [markdown]
 # ## 6. The history grows, and every round pays for all of it
 #
-# Each call sends the *whole* list, not the new part: round 10 resends rounds 1 to 9. The
-# model has a complete memory; the price is input tokens that grow every round. As it runs,
-# `agentlib.agent_loop` records **events**: small records of what happened, in order
-# (`round_started` with the messages sent, `model_replied` with the reply and its token
-# `usage`, `tool_ran`, `finished`). They show the growth:
+# Each call sends the *whole* list: round 10 resends rounds 1 to 9. The model has a complete
+# memory; the price is input tokens that grow every round. `agentlib.agent_loop` records
+# **events** as it runs (`round_started` with the messages sent, `model_replied` with the
+# token `usage`, `tool_ran`, `finished`). They show the growth:
 
 # %%
 task = [{"role": "user", "content": 'Create a file called hello.py that prints "Hello, World!"'}]
@@ -327,12 +347,11 @@ print("input tokens for the whole run:", total, "(estimates: about 4 characters 
 #
 # ## 7. Your loop and `agentlib.agent_loop`: the same transcript
 #
-# To show that nothing else differs, both loops run the same conversation with the same
-# `run_bash`, and we compare the histories. A real model would not answer the same way twice,
-# so we write the model's part ourselves: a `Script` is a queue of replies the offline model
-# gives in order; `call("bash", command=...)` builds a reply that asks for a tool and
-# `say("...")` one that answers in text. `offline_client(script)` gives a client that
-# answers from it, through the same API checks.
+# Both loops run the same conversation with the same `run_bash`, and we compare the
+# histories. A real model would not answer the same way twice, so we write the model's part:
+# a `Script` is a queue of replies; `call("bash", command=...)` asks for a tool, `say("...")`
+# answers in text. `offline_client(script)` gives a client that answers from it, through the
+# same API checks.
 
 # %%
 from agentlib.offline import Script, call, offline_client, say
@@ -371,17 +390,15 @@ print(f"same transcript: {len(state.messages)} messages, stopped on {state.stop_
 # %% [markdown]
 # ## 8. Ask your own question
 #
-# Change `question` and run the cell. Offline, the model is a fixed playbook, not Claude: it
-# reads a request for simple workspace tasks, in English or Chinese (create or show a file,
-# list files, find which files mention a word, rename, run a script, ask git), and
-# does them with the tools offered, from the real results. It does not explain, reason or
-# write programs of its own: anything it cannot read, it declines, naming the part it did
-# not understand and suggesting requests it knows, and does nothing. With a key and
-# `BACKEND = "auto"`, a real model answers.
+# Change `my_question` and run the cell. Offline, the model is a fixed playbook, not Claude: it
+# does simple workspace tasks, in English or Chinese (create or show a file, list files, find
+# a word, rename, run a script, ask git), from the real tool results. Anything else it
+# declines, naming the part it did not understand. With a key and `BACKEND = "auto"`, a real
+# model answers.
 
 # %%
-question = "Create a file called notes.txt containing hello"
-mine = [{"role": "user", "content": question}]
+my_question = "Create a file called notes.txt containing hello"
+mine = [{"role": "user", "content": my_question}]
 agent_loop(mine)
 show(mine, offline=OFFLINE, tools=TOOLS)
 
@@ -398,14 +415,8 @@ show(mine, offline=OFFLINE, tools=TOOLS)
 # - Easy to confuse: a model that can *think* is not a system that can *act*. The loop is
 #   what lets it act: the loop gives it persistence, the tools its hands, the messages its
 #   memory. The Messages API was built for this circle (`stop_reason`, `tool_use`,
-#   `tool_result`), which is why so little code is enough.
-#
-# | | before (a chat model) | s01 |
-# |---|---|---|
-# | agent loop | none: you loop by hand | `while True` + `stop_reason` |
-# | tools | none | `bash` (one tool) |
-# | messages | you copy and paste | a list that accumulates |
-# | control flow | you decide the next step | `stop_reason != "tool_use"` ends it |
+#   `tool_result`), which is why so little code is enough. (`99_appendix` has s01's
+#   before-and-after table.)
 #
 # ## For instructors
 #
@@ -432,7 +443,9 @@ if run:
 # **2.** A reply ends with `max_tokens` and contains a `tool_use` block. Run it?
 #
 # <details><summary>Answer</summary>No: the reply was cut off, so the call may be
-# half-written. Append the reply and stop (or ask again with more room).</details>
+# half-written. Append the reply and stop; before the next call, answer the cut call with a
+# <code>tool_result</code> (<code>normalize_messages</code>, notebook 04), or the API
+# refuses the history with a 400.</details>
 #
 # **3.** What should the loop do on `pause_turn`?
 #

@@ -34,10 +34,10 @@
 # `if/elif` chain, and the loop around it does not change.
 
 # %% tags=["parameters"]
-BACKEND = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
-WORKSPACE = None  # None: a fresh temporary folder. Never point this at your own project.
-EXTRA_TOOLS = ""  # instructors: "module:attribute" of @tool functions or a Toolbox, comma-separated
-SCRIPT = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
+BACKEND: str = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
+WORKSPACE: "Optional[str]" = None  # None: a fresh temporary folder. Never point this at your own project.
+EXTRA_TOOLS: str = ""  # instructors: "module:attribute" of tools, a Toolbox or a make_tools(ws) factory, comma-separated
+SCRIPT: str = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
 
 # %% [markdown]
 # The set-up, and notebook 01's `run_bash` with all its branches (the deny-list, the timeout,
@@ -450,6 +450,22 @@ if OFFLINE:
 # The model writes, then reads back: it does not assume a write worked. And it reads before it
 # edits, because `edit_file` needs the exact `old_text`.
 #
+# The seeds type these prompts into their REPL (`python agents/s02_tool_use.py`). Ours is
+# `python -m agentlib s02`: the same loop in a terminal, one history across questions, `q`
+# to quit. Here a cell pipes two prompts into it, in a folder of the workspace:
+
+# %%
+import shutil
+import sys
+
+repl_folder = WORKDIR / "repl"
+shutil.rmtree(repl_folder, ignore_errors=True)  # each run starts in an empty folder
+prompts = "Create a file called greet.py with a greet(name) function\nRead greet.py\nq\n"
+repl = subprocess.run([sys.executable, "-m", "agentlib", "s02", "--backend", BACKEND, "--workspace", str(repl_folder)],
+                      input=prompts, capture_output=True, text=True, timeout=120)
+print(repl.stdout)
+
+# %% [markdown]
 # ## 6. s01 → s02 at a glance
 #
 # The tools each chapter has, how much code each has (the loop plus the tool functions

@@ -29,10 +29,10 @@
 # The workspace is the agent's whole world: least privilege, applied at the tool level.
 
 # %% tags=["parameters"]
-BACKEND = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
-WORKSPACE = None  # None: a fresh temporary folder. Never point this at your own project.
-EXTRA_TOOLS = ""  # instructors: "module:attribute" of @tool functions or a Toolbox, comma-separated
-SCRIPT = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
+BACKEND: str = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
+WORKSPACE: "Optional[str]" = None  # None: a fresh temporary folder. Never point this at your own project.
+EXTRA_TOOLS: str = ""  # instructors: "module:attribute" of tools, a Toolbox or a make_tools(ws) factory, comma-separated
+SCRIPT: str = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
 
 # %% [markdown]
 # The set-up, and notebook 01's `run_bash`: a deny-list, and no isolation at all.
@@ -40,7 +40,6 @@ SCRIPT = ""  # instructors: "module:attribute" of an offline Script (see 99_appe
 # %%
 import os
 import subprocess
-import tempfile
 from pathlib import Path
 
 import anthropic
@@ -102,10 +101,9 @@ with expect_error(ValueError, why="the classic attack: a path that climbs out of
 # (`safe_path(path).read_text()`), with an "outside" file standing in for your secrets.
 
 # %%
-OUTSIDE = Path(tempfile.mkdtemp(prefix="outside-"))
+OUTSIDE = course.temporary_folder("outside")  # removed when the kernel ends
 (OUTSIDE / "secret.txt").write_text("a secret from outside the workspace\n")
-run_bash("mkdir -p box && echo 'inside the workspace' > box/secret.txt")
-print(safe_path("box/secret.txt").read_text())
+print(OUTSIDE, "holds", sorted(p.name for p in OUTSIDE.iterdir()))
 
 # %% [markdown]
 # **A symlink swapped in between the check and the open.** The check passes while `box` is a
@@ -114,7 +112,9 @@ print(safe_path("box/secret.txt").read_text())
 # follows the link:
 
 # %%
+run_bash("rm -rf box box.old && mkdir box && echo 'inside the workspace' > box/secret.txt")
 checked = safe_path("box/secret.txt")  # 1. the check passes
+print(checked.read_text(), end="")
 run_bash(f"mv box box.old && ln -s {OUTSIDE} box")  # 2. meanwhile, the swap
 print(checked.read_text())  # 3. the open reads the outside file
 
@@ -124,7 +124,7 @@ print(checked.read_text())  # 3. the open reads the outside file
 # work within one filesystem; if `ln` fails here, the two folders are on different ones):
 
 # %%
-print(run_bash(f"ln {OUTSIDE}/secret.txt linked.txt && echo linked"))
+print(run_bash(f"rm -f linked.txt && ln {OUTSIDE}/secret.txt linked.txt && echo linked"))
 if (WORKDIR / "linked.txt").exists():
     print(safe_path("linked.txt").read_text())
     safe_path("linked.txt").write_text("overwritten through the workspace\n")
@@ -147,20 +147,21 @@ print(naive_glob("/etc/host*"))
 print(len(naive_glob("../*")), "entries next to the workspace")
 
 # %% [markdown]
-# **A FIFO.** `mkfifo` makes a named pipe: opening it for reading waits until someone writes,
-# so the seed's `read_file` would hang the agent. We give it half a second in a thread, then
-# write to the pipe ourselves to release it:
+# **A FIFO.** `mkfifo` makes a named pipe: opening it for reading blocks until some process
+# opens it for writing, so the seed's `read_file` would hang the agent. We give it half a
+# second in a thread, then open the pipe for writing ourselves to release it:
 
 # %%
 import threading
 
-run_bash("mkfifo pipe")
+run_bash("rm -f pipe && mkfifo pipe")
 reader = threading.Thread(target=lambda: safe_path("pipe").read_text(), daemon=True)
 reader.start()
 reader.join(timeout=0.5)
 print("read_file still blocked after 0.5 s:", reader.is_alive())
-with open(WORKDIR / "pipe", "w") as released:
-    released.write("bye\n")
+open(WORKDIR / "pipe", "w").close()  # a writer opens the other end, and writes nothing
+reader.join(timeout=5)
+print("released once a writer opened the pipe:", not reader.is_alive())
 
 # %% [markdown]
 # ## 3. How `agentlib.Workspace` closes them
@@ -186,6 +187,22 @@ for name, attack in attacks.items():
         print(f"{name:17} NOT refused: {attack()!r}")
     except agentlib.ToolError as refusal:
         print(f"{name:17} refused: {refusal}")
+
+# %% [markdown]
+# In the loop, a refusal is what the model reads. A scripted model tries two of the escapes in
+# one reply; the diagram shows both calls come back as errors, and the model gives up:
+
+# %%
+from agentlib.offline import Script, call, offline_client, reply, say
+from agentlib.widgets import show
+
+escape = Script(reply("I'll look outside.", call("read_file", path="box/secret.txt"), call("glob", pattern="../*")),
+                say("Both were refused: I can only reach the workspace."))
+escape_client, escape_model = offline_client(escape)
+tools = course.tools(agentlib.s02_tools(ws))
+state = agentlib.agent_loop([{"role": "user", "content": "Read the secret next to the workspace"}],
+                            client=escape_client, model=escape_model, tools=tools)
+show(state, offline=True, tools=tools)
 
 # %% [markdown]
 # Writing through the hard link now replaces the link and leaves the outside file alone:
@@ -230,6 +247,35 @@ from agentlib.course.checks import check_safe_glob
 check_safe_glob(safe_glob, WORKDIR)
 
 # %% [markdown]
+# A tempting answer compares strings: `str((WORKDIR / pattern).resolve()).startswith(str(WORKDIR))`.
+# It leaks. A folder next to the workspace whose name *begins* with the workspace's name
+# passes; this cell makes one, `<workspace>-evil`, and removes it at the end:
+
+# %%
+import shutil
+
+
+def prefix_inside(pattern: str) -> bool:  # the tempting check
+    return str((WORKDIR / pattern).resolve()).startswith(str(WORKDIR))
+
+
+sibling = WORKDIR.parent / f"{WORKDIR.name}-evil"
+pattern = f"../{sibling.name}/*.txt"
+try:
+    sibling.mkdir(exist_ok=True)
+    (sibling / "stolen.txt").write_text("outside the workspace\n")
+    found = [p.name for p in WORKDIR.glob(pattern)]
+    print(f"{pattern}: the string check says inside: {prefix_inside(pattern)}; the glob finds {found}")
+    print("is_relative_to says inside:", (WORKDIR / pattern).resolve().is_relative_to(WORKDIR))
+finally:
+    shutil.rmtree(sibling, ignore_errors=True)
+
+# %% [markdown]
+# A string compares characters, and `<workspace>-evil` begins with every character of
+# `<workspace>`. `Path.is_relative_to` compares whole parts of the path: the folder named
+# `<workspace>-evil` is not the folder named `<workspace>`. Compare paths as paths.
+
+# %% [markdown]
 # ## 4. Confining bash
 #
 # `safe_path` guards the file tools only; bash can still name any path. So `agentlib` runs
@@ -267,8 +313,8 @@ listener.close()
 #
 # Back to the loop. It sends the whole history every round, and the API is strict about it:
 # every `tool_use` must be answered by `tool_result` blocks at the *start* of the next message, and blocks may carry only the fields the API
-# knows. A history breaks easily: a tool call is interrupted, and the user asks something
-# else.
+# knows. A history breaks easily: a tool call is interrupted (cut at `max_tokens`, as in
+# notebook 02), and the user asks something else.
 
 # %%
 broken = [
@@ -379,9 +425,19 @@ for name, h in [("interrupted", broken), ("SDK blocks", history)]:
     print(f"{name}: accepted, {reply.stop_reason}")
 
 # %% [markdown]
-# (The seed's docstring says it merges same-role messages because "the API requires strict
-# alternation". It does not: the API merges consecutive same-role messages itself. Merging
-# first just makes the history you inspect match what the model reads.)
+# The first job, shown: a block carrying a note of the harness's own, `_meta`, is refused;
+# normalised, it goes without the note:
+
+# %%
+noted = [{"role": "user", "content": [{"type": "text", "text": "What is 2 + 2?", "_meta": {"typed_at": "09:14"}}]}]
+with expect_error(anthropic.BadRequestError, why="a block may carry only the fields the API knows"):
+    client.messages.create(model=MODEL, max_tokens=100, messages=noted)
+print(normalize_messages(noted))
+print("accepted:", client.messages.create(model=MODEL, max_tokens=100, messages=normalize_messages(noted)).stop_reason)
+
+# %% [markdown]
+# (The seed's docstring says the API "requires strict alternation". It does not: it merges
+# consecutive same-role messages itself.)
 
 # %% [markdown]
 # ## 6. Read-only tools run at the same time
@@ -425,15 +481,8 @@ for read_only in (True, False):
     print(f"read_only={read_only!s:5}: two 0.15 s reads took {time.perf_counter() - started:.2f} s")
 
 # %% [markdown]
-# (Timings vary with the machine; expect about 0.15 s against 0.3 s.)
-#
-# ## 7. What the tool design teaches the model
-#
-# Dedicated tools shape the model's habits more than a general bash does: `read_file`'s
-# `limit` invites reading only what is needed; `edit_file`'s `old_text` forces a look at the
-# current state first; `write_file`'s explicit overwrite removes the "create or append?"
-# question; and a workspace boundary makes every path the model writes checkable. Keep the
-# contracts explicit, the defaults restrictive, and give every tool a timeout.
+# (Timings vary with the machine; expect about 0.15 s against 0.3 s.) What the tool design
+# teaches the model, and where tools go next: `99_appendix`, section 4.
 #
 # ## For instructors
 #
@@ -441,8 +490,6 @@ for read_only in (True, False):
 # plus yours (see `99_appendix`). By default it does nothing.
 
 # %%
-from agentlib.widgets import show
-
 tools = course.tools(agentlib.s02_tools(ws))
 run = course.run_script(tools)
 if run:

@@ -13,18 +13,17 @@
 # own way. Read the section you need.
 #
 # **Contents:** 1. the REPL, history across questions · 2. the seed's environment set-up
-# (`.env`, a base URL, `MODEL_ID`) · 3. for instructors: parameters, your own tools, a script.
+# (`.env`, a base URL, `MODEL_ID`) · 3. for instructors: parameters, your own tools, a script
+# · 4. s01 before and after, tool design, and where tools go next.
 
 # %% tags=["parameters"]
-BACKEND = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
-WORKSPACE = None  # None: a fresh temporary folder. Never point this at your own project.
-EXTRA_TOOLS = ""  # instructors: "module:attribute" of @tool functions or a Toolbox, comma-separated
-SCRIPT = ""  # instructors: "module:attribute" of an offline Script (section 3)
+BACKEND: str = "offline"  # "offline", "auto" (real model if a key is configured) or "anthropic"
+WORKSPACE: "Optional[str]" = None  # None: a fresh temporary folder. Never point this at your own project.
+EXTRA_TOOLS: str = ""  # instructors: "module:attribute" of tools, a Toolbox or a make_tools(ws) factory, comma-separated
+SCRIPT: str = ""  # instructors: "module:attribute" of an offline Script (section 3)
 
 # %%
 import os
-import tempfile
-from pathlib import Path
 
 import agentlib
 from agentlib.course import Course, expect_error
@@ -42,8 +41,11 @@ SYSTEM = f"You are a coding agent at {ws.root}. Use bash to solve tasks. Act, do
 # prints the text blocks of the last message (`hasattr(block, "text")` keeps text blocks and
 # skips tool calls). Its prompt, `"\033[36ms01 >> \033[0m"`, is cyan: `\033` is the escape
 # character, `[36m` switches the terminal's text to cyan and `[0m` resets it, as a
-# `<span style="color:cyan">` would on a web page. `input()` cannot run here, so we feed it
-# two questions; in a terminal, `python -m agentlib s01` is the real thing.
+# `<span style="color:cyan">` would on a web page. In JupyterLab `input()` works (it opens a
+# text box under the cell), but a notebook run by a program (nbclient, papermill, CI) has no
+# one to type and would stop with an error, so we feed the loop two questions instead. In a
+# terminal, `python -m agentlib s01` is the real thing (notebook 03 pipes prompts into its
+# twin, `python -m agentlib s02`).
 
 # %%
 def ask(history: list, query: str) -> None:
@@ -83,7 +85,7 @@ for query in ['Create a file called hello.py that prints "Hello, World!"',
 # %%
 from dotenv import load_dotenv
 
-demo_env = Path(tempfile.mkdtemp()) / ".env"
+demo_env = course.temporary_folder("env") / ".env"
 demo_env.write_text("COURSE_DEMO_COLOUR=from-the-file\n")
 os.environ["COURSE_DEMO_COLOUR"] = "from-the-shell"
 load_dotenv(demo_env)
@@ -175,7 +177,23 @@ else:
     print("no SCRIPT set: nothing to run")
 
 # %% [markdown]
-# ## 4. Where tools go next
+# ## 4. s01 before and after, tool design, and where tools go next
+#
+# What s01 adds to a chat model (notebooks 01 and 02):
+#
+# | | before (a chat model) | s01 |
+# |---|---|---|
+# | agent loop | none: you loop by hand | `while True` + `stop_reason` |
+# | tools | none | `bash` (one tool) |
+# | messages | you copy and paste | a list that accumulates |
+# | control flow | you decide the next step | `stop_reason != "tool_use"` ends it |
+#
+# What the tool design of s02 teaches the model (notebooks 03 and 04): dedicated tools shape
+# its habits more than a general bash does. `read_file`'s `limit` invites reading only what
+# is needed; `edit_file`'s `old_text` forces a look at the current state first;
+# `write_file`'s explicit overwrite removes the "create or append?" question; and a
+# workspace boundary makes every path the model writes checkable. Keep the contracts
+# explicit, the defaults restrictive, and give every tool a timeout.
 #
 # The seeds end s02 with principles and ideas; later chapters build some of them.
 #

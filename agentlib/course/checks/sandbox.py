@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from ..language import pick
-from .scripted import GLOB, model_read
+from .scripted import GLOB, model_read, remove_folder
 from .verdict import Verdict, check, crash
 
 STOLEN = "stolen.txt"
@@ -40,9 +39,9 @@ def check_safe_glob(run_glob: Callable[[str], str], root: str | os.PathLike) -> 
     try:
         return _check_glob(run_glob, root, sibling)
     finally:
-        shutil.rmtree(root / "glob-check", ignore_errors=True)
+        remove_folder(root / "glob-check")
         if sibling is not None:
-            shutil.rmtree(sibling, ignore_errors=True)
+            remove_folder(sibling)
 
 
 def _check_glob(run_glob: Callable[[str], str], root: Path, sibling: Path | None) -> Verdict:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from ...loop import LoopState, agent_loop
 from ...messages import content_text, to_dict
 from ...offline import Script, call, offline_client, say
+from ...sandbox import remove_tree
 from ...tools import Toolbox
 
 
@@ -88,3 +90,9 @@ def globals_swapped(fn: Callable[..., Any], **values: Any) -> Iterator[None]:
         for k in values:
             namespace.pop(k, None)
         namespace.update(saved)
+
+
+def remove_folder(path: str | os.PathLike[str]) -> None:
+    """Remove a folder a check made, whatever the learner's code left in it; never raises."""
+    with suppress(OSError):
+        remove_tree(path)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +12,7 @@ from ...offline import call, say
 from ...tools import Toolbox, check_tools
 from ..exercise import description_problem
 from ..language import pick
-from .scripted import EDIT_FILE, model_read, run_loop
+from .scripted import EDIT_FILE, model_read, remove_folder, run_loop
 from .verdict import Verdict, blank, check, crash
 
 
@@ -126,7 +125,7 @@ def check_edit_refuses_duplicates(run_edit: Callable[..., str], root: str | os.P
     try:
         return _check_edit(run_edit, Path(root).resolve(), folder)
     finally:
-        shutil.rmtree(folder, ignore_errors=True)  # leave the learner's workspace as it was
+        remove_folder(folder)  # leave the learner's workspace as it was
 
 
 def _check_edit(run_edit: Callable[..., str], root: Path, folder: Path) -> Verdict:

@@ -153,7 +153,7 @@ class Replay:
         self.exchanges = data["exchanges"]
         self.position = 0
 
-    def answer(self, request: dict[str, Any]) -> Reply:
+    def answer(self, request: dict[str, Any], surface: str = "notebook") -> Reply:
         """The next recorded reply; ReplayDrift naming the first difference when the request drifted."""
         number = self.position + 1
         if self.position >= len(self.exchanges):

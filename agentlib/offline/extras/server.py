@@ -1,120 +1,178 @@
-"""Serve the offline model over HTTP on 127.0.0.1, for any Anthropic client (another process, SDK or language)."""
+"""Serve the offline model over HTTP on 127.0.0.1, for any Anthropic client (another process, SDK or language).
+
+uvicorn (``pip install 'agentlib[server]'``) parses HTTP with h11, bounds header size, holds
+connections on one event loop (no thread per connection) and shuts down cleanly. What it
+lacks is added here: a deadline for receiving each request (one byte every few seconds must
+not hold a connection), a cap on open connections, and its own refusals in the API's JSON shape.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import errno
+import http
 import json
+import socket
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from agentlib.offline.errors import OfflineError
-from agentlib.offline.simulator import (
-    MAX_REQUEST_BYTES,
-    HTTPAnswer,
-    Offline,
-    error_answer,
-    too_large_answer,
-)
+from agentlib.offline.extras.asgi import asgi_app
+from agentlib.offline.simulator import HTTPAnswer, Offline, error_answer
+
+NEEDS_UVICORN = "The offline server needs uvicorn: pip install 'agentlib[server]'"
+try:
+    import uvicorn
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+except ImportError as missing:
+    raise ImportError(NEEDS_UVICORN) from missing
 
 LOOPBACK = "127.0.0.1"  # never another interface: the server has no authentication
-BACKLOG = 128  # connections the kernel queues before accept(); the stdlib's 5 resets a burst
-READ_TIMEOUT_S = 30  # a client that stops sending mid-request frees its thread after this
-KEPT_REQUESTS = 8  # simulator.requests keeps only the latest ones while serving
+BACKLOG = 128  # connections the kernel queues before accept(); a backlog of 5 resets a burst
+REQUEST_DEADLINE_S = 30  # the whole request (head and body) must arrive within this
+CONNECTION_CAP = 256  # open connections; one more is answered 529 and closed
+# an idle connection between two requests is closed after this: longer than the 5 s after which
+# the SDK's pool drops one itself, so a client never sends on a connection being closed
+KEEP_ALIVE_S = 10
 
 
-class OfflineHTTPServer(ThreadingHTTPServer):
-    """One thread per connection, a real listen backlog, threads that never block shutdown."""
-
-    request_queue_size = BACKLOG
-    daemon_threads = True
+class PortInUse(OSError):
+    """The port asked for is taken; the message says what to do instead."""
 
 
-def make_server(offline: Offline | None = None, port: int = 0) -> OfflineHTTPServer:
+def raw_answer(answer: HTTPAnswer) -> bytes:
+    """An HTTP/1.1 response that closes the connection, for when no request was parsed."""
+    try:
+        reason = http.HTTPStatus(answer.status).phrase
+    except ValueError:  # 529 is the API's own status, not in the standard's list
+        reason = "Overloaded"
+    head = [f"HTTP/1.1 {answer.status} {reason}"]
+    head += [f"{key}: {value}" for key, value in answer.headers.items()]
+    head += [f"content-length: {len(answer.body)}", "connection: close", "", ""]
+    return "\r\n".join(head).encode("latin-1") + answer.body
+
+
+class GuardedH11(H11Protocol):
+    """uvicorn's h11 protocol plus a per-request deadline, a connection cap and JSON refusals."""
+
+    _deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > CONNECTION_CAP:
+            message = f"The offline server has {CONNECTION_CAP} connections open: retry shortly."
+            self._refuse(error_answer(529, "overloaded_error", message, {"retry-after": "1"}))
+            return
+        self._arm(None)
+
+    def on_response_complete(self) -> None:
+        self._arm(self.cycle)  # before uvicorn starts on a pipelined next request
+        super().on_response_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+        super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:
+        reason = (
+            "The request is not valid HTTP/1.1 (request line, headers, or Content-Length, which "
+            "must be a number of bytes of at most 20 digits), or its head is over 16 KB"
+        )
+        self._refuse(error_answer(400, "invalid_request_error", reason))
+
+    def _arm(self, finished_cycle) -> None:
+        """Start the clock for the next request: it must have fully arrived in time."""
+        if self._deadline is not None:
+            self._deadline.cancel()
+        self._deadline = self.loop.call_later(REQUEST_DEADLINE_S, self._expire, finished_cycle)
+
+    def _expire(self, finished_cycle) -> None:
+        cycle = self.cycle
+        if cycle is not None and cycle is not finished_cycle and not cycle.more_body:
+            return  # the request arrived in time; the simulator is answering it
+        if cycle is not None and cycle is not finished_cycle and cycle.response_started:
+            self.transport.close()
+            return
+        message = f"The request did not arrive within {REQUEST_DEADLINE_S} s."
+        self._refuse(error_answer(408, "timeout_error", message))
+
+    def _refuse(self, answer: HTTPAnswer) -> None:
+        if not self.transport.is_closing():
+            self.transport.write(raw_answer(answer))
+            self.transport.close()
+
+
+class LoopbackServer:
+    """The offline model served by uvicorn on 127.0.0.1; ``serve_forever()`` until ``shutdown()``."""
+
+    def __init__(self, simulator: Offline, port: int) -> None:
+        self.simulator = simulator
+        self.socket = _bind(port)
+        self.server_address = self.socket.getsockname()
+        self.app = asgi_app(simulator)
+        config = uvicorn.Config(
+            self.app,
+            http=GuardedH11,
+            ws="none",
+            lifespan="off",
+            backlog=BACKLOG,
+            timeout_keep_alive=KEEP_ALIVE_S,
+            timeout_graceful_shutdown=5,
+            access_log=False,
+            server_header=False,  # keep the terminal for the learner: see simulator.requests
+            log_config=None,
+            log_level="error",
+        )
+        self._server = uvicorn.Server(config)
+        self._thread: threading.Thread | None = None
+
+    def serve_forever(self) -> None:
+        """Serve until shutdown() (or Ctrl-C in the main thread)."""
+        self._server.run(sockets=[self.socket])
+
+    def shutdown(self) -> None:
+        """Stop serving and wait for the server to finish (its thread, if it has one)."""
+        self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    def server_close(self) -> None:
+        """Close the listening socket (shutdown() already does)."""
+        self.socket.close()
+
+
+def _bind(port: int) -> socket.socket:
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((LOOPBACK, port))
+    except OSError as err:
+        listener.close()
+        if err.errno == errno.EADDRINUSE:
+            raise PortInUse(
+                f"port {port} on {LOOPBACK} is already in use: choose another with --port N, "
+                "or --port 0 for any free port"
+            ) from None
+        raise
+    listener.listen(BACKLOG)  # clients queue from now on, before the event loop starts
+    return listener
+
+
+def make_server(offline: Offline | None = None, port: int = 0) -> LoopbackServer:
     """A server (not yet serving) bound to 127.0.0.1:port; port 0 picks a free one."""
-    simulator = offline or Offline()
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        timeout = READ_TIMEOUT_S
-
-        def _answer(self) -> None:
-            body, refusal = self._read_body()
-            if refusal is not None:
-                self.close_connection = (
-                    True  # an unread body must not be taken for the next request
-                )
-                self._send(refusal)
-                return
-            path = self.path.split("?")[0]
-            try:
-                answer = simulator.handle(self.command, path, body, dict(self.headers))
-            except OfflineError as err:
-                # in-process this is raised; over HTTP it becomes an error the client will not retry
-                answer = error_answer(500, "api_error", str(err), {"x-should-retry": "false"})
-            except RecursionError:
-                reason = "Request body is nested too deeply (JSON arrays and objects)"
-                answer = error_answer(400, "invalid_request_error", reason)
-            # bounded memory: no body is kept for the server's lifetime (one atomic list operation)
-            del simulator.requests[:-KEPT_REQUESTS]
-            self._send(answer)
-
-        def _read_body(self) -> tuple[bytes, HTTPAnswer | None]:
-            """The request body, or the answer refusing it before a byte of it is read."""
-            if self.command == "GET":
-                return b"", None
-            if "chunked" in (self.headers.get("transfer-encoding") or "").lower():
-                reason = "Send the body with a Content-Length header (chunked is not accepted)"
-                return b"", error_answer(411, "invalid_request_error", reason)
-            given = self.headers.get("content-length")
-            if given is None:
-                reason = "A Content-Length header is required"
-                return b"", error_answer(411, "invalid_request_error", reason)
-            digits = given.strip()
-            if not (digits.isascii() and digits.isdigit()):
-                reason = f"Content-Length must be a number of bytes, not {given[:40]!r}"
-                return b"", error_answer(400, "invalid_request_error", reason)
-            if len(digits) > len(str(MAX_REQUEST_BYTES)) or int(digits) > MAX_REQUEST_BYTES:
-                return b"", too_large_answer(int(digits) if len(digits) < 100 else None)
-            length = int(digits)
-            body = self.rfile.read(length)
-            if len(body) < length:
-                reason = f"The body ended after {len(body)} of {length} bytes"
-                return b"", error_answer(400, "invalid_request_error", reason)
-            return body, None
-
-        def _send(self, answer: HTTPAnswer) -> None:
-            self.send_response(answer.status)
-            for key, value in answer.headers.items():
-                self.send_header(key, value)
-            self.send_header("content-length", str(len(answer.body)))
-            if self.close_connection:
-                self.send_header("connection", "close")
-            self.end_headers()
-            self.wfile.write(answer.body)
-
-        def _serve(self) -> None:
-            try:
-                self._answer()
-            except (TimeoutError, ConnectionError):
-                self.close_connection = True  # a stalled or vanished client: drop it quietly
-
-        do_GET = do_POST = _serve
-
-        def log_message(self, format: str, *args) -> None:
-            pass  # keep the terminal for the learner; requests are visible in simulator.requests
-
-    server = OfflineHTTPServer((LOOPBACK, port), Handler)
-    server.simulator = simulator  # type: ignore[attr-defined]
-    return server
+    return LoopbackServer(offline or Offline(), port)
 
 
-def serve_in_thread(offline: Offline | None = None, port: int = 0) -> OfflineHTTPServer:
+def serve_in_thread(offline: Offline | None = None, port: int = 0) -> LoopbackServer:
     """Start serving in a background thread; returns the server (``.server_address``, ``.shutdown()``)."""
     server = make_server(offline, port)
-    threading.Thread(target=server.serve_forever, name="agentlib-offline", daemon=True).start()
+    server._thread = threading.Thread(
+        target=server.serve_forever, name="agentlib-offline", daemon=True
+    )
+    server._thread.start()
     return server
 
 
-def describe(server: ThreadingHTTPServer) -> str:
+def describe(server: LoopbackServer) -> str:
     """How to point a client at the server, in one paragraph."""
     host, port = server.server_address[:2]
     example = json.dumps(

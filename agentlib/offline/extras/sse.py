@@ -46,4 +46,5 @@ def message_events(message: dict[str, Any]) -> bytes:
         )
     )
     parts.append(_event("message_stop", {"type": "message_stop"}))
-    return "".join(parts).encode()
+    # a lone surrogate (a JSON "\\ud800" escape the request sent) stays an escape, not an error
+    return "".join(parts).encode("utf-8", "backslashreplace")

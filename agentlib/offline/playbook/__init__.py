@@ -12,7 +12,7 @@ from typing import Any
 from agentlib.offline.conversation import Round, last_prompt, offered_tools, rounds_since
 from agentlib.offline.playbook import fileplays, plays, writeplays
 from agentlib.offline.playbook.actions import Act, Actions, MissingTools, tr
-from agentlib.offline.playbook.context import advice, context_of
+from agentlib.offline.playbook.context import advice
 from agentlib.offline.playbook.parser import parse
 from agentlib.offline.playbook.request import Part, Request
 from agentlib.offline.script import Reply, call, reply, say
@@ -70,7 +70,7 @@ class Playbook:
         request = parse(prompt)
         return None if request.unclear else request.parts
 
-    def answer(self, request: dict[str, Any]) -> Reply | None:
+    def answer(self, request: dict[str, Any], surface: str = "notebook") -> Reply | None:
         """The next turn of the request's play, or None when it is not fully understood."""
         messages = request["messages"]
         found = last_prompt(messages)
@@ -81,7 +81,7 @@ class Playbook:
         if parsed.unclear:
             return None  # the Fallback declines, naming the part it could not read
         offered = offered_tools(request)
-        context = context_of(request)
+        context = surface
         try:
             steps = perform(Actions(offered), parsed, context)
             return _next_turn(steps, rounds_since(messages, index))

@@ -1,41 +1,19 @@
-"""Where a request comes from (notebook, REPL, or an HTTP client of the server), for advice that fits.
+"""Where the offline model's replies are read (a notebook, the REPL, or an HTTP client of the server), for advice that fits.
 
-Read from what the request carries: the HTTP headers the simulator saw (a Host other than the
-in-process transport's means a client of the loopback server), then the system prompt (the
-REPL's own wording), then whether a Jupyter kernel runs this process.
+Told, never guessed: the in-process transport says "notebook" or "repl" (whoever makes the
+client chooses: the REPL says "repl"), and the loopback server says "http".
 """
 
 from __future__ import annotations
 
-import sys
-from contextvars import ContextVar
-from typing import Any
-
-# set by the simulator around each answer: the headers of the HTTP request being answered
-REQUEST_HEADERS: ContextVar[dict[str, str] | None] = ContextVar("request_headers", default=None)
-IN_PROCESS_HOST = "offline.agentlib.invalid"  # simulator.OFFLINE_BASE_URL's host
-REPL_SYSTEM_ENDINGS = ("Act first, then report clearly.",)
+SURFACES = ("notebook", "repl", "http")
 
 
-def context_of(request: dict[str, Any]) -> str:
-    """'http', 'repl' or 'notebook' (anything in-process that is not the REPL)."""
-    given = REQUEST_HEADERS.get()  # None: asked directly, not through an HTTP request
-    if given is not None:
-        host = {k.lower(): v for k, v in given.items()}.get("host", "").split(":")[0]
-        if host != IN_PROCESS_HOST:
-            return "http"
-    system = request.get("system")
-    if isinstance(system, list):
-        system = " ".join(b.get("text", "") for b in system if isinstance(b, dict))
-    if isinstance(system, str) and system.endswith(REPL_SYSTEM_ENDINGS):
-        return "repl"
-    if "ipykernel" in sys.modules:
-        return "notebook"
-    return (
-        "repl"
-        if isinstance(system, str) and system.startswith("You are a coding agent")
-        else "notebook"
-    )
+def check_surface(surface: str) -> str:
+    """``surface`` itself, or ValueError naming the choices."""
+    if surface not in SURFACES:
+        raise ValueError(f"surface must be one of {', '.join(SURFACES)}, not {surface!r}")
+    return surface
 
 
 def advice(context: str, zh: bool, chapter: str = "s02") -> str:

@@ -1,0 +1,159 @@
+"""A seccomp filter on every command: no setuid or setgid bit can be set, in any isolation mode.
+
+As root a command's files are root's on the host (uid 1000 inside bubblewrap is root outside), so
+``chmod 4755`` would hand every local user a root shell for as long as the call runs. The filter
+makes each way of setting the bit fail with EPERM: chmod, fchmod, fchmodat(2), mknod(at), creat,
+and open/openat with O_CREAT or O_TMPFILE. Calls whose mode it cannot read (openat2's struct,
+io_uring) answer ENOSYS, as on a kernel without them. A setgid folder cannot be made either. It is compiled once by
+libseccomp (present wherever systemd is) and loaded by bubblewrap, or in the child before exec.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import errno
+import functools
+import os
+import stat
+import sys
+
+_ALLOW = 0x7FFF0000
+_MASKED_EQ = 7  # SCMP_CMP_MASKED_EQ: (arg & mask) == datum
+_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
+_BITS = (stat.S_ISUID, stat.S_ISGID)
+_CREATING = (os.O_CREAT, getattr(os, "O_TMPFILE", 0) & ~os.O_DIRECTORY)
+# the syscall, the argument holding the mode, and the one holding open's flags (None: always)
+_MODE_ARGS = {
+    "chmod": (1, None),
+    "fchmod": (1, None),
+    "fchmodat": (2, None),
+    "fchmodat2": (2, None),
+    "mknod": (1, None),
+    "mknodat": (2, None),
+    "creat": (1, None),
+    "open": (2, 1),
+    "openat": (3, 2),
+}
+_UNREADABLE = ("openat2", "io_uring_setup")
+
+
+class _ArgCmp(ctypes.Structure):
+    _fields_ = [
+        ("arg", ctypes.c_uint),
+        ("op", ctypes.c_int),
+        ("datum_a", ctypes.c_uint64),
+        ("datum_b", ctypes.c_uint64),
+    ]
+
+
+def _errno_action(code: int) -> int:
+    return 0x00050000 | code  # SCMP_ACT_ERRNO
+
+
+def _masked(arg: int, mask: int) -> _ArgCmp:
+    return _ArgCmp(arg, _MASKED_EQ, mask, mask)
+
+
+@functools.lru_cache(maxsize=1)
+def program() -> bytes | None:
+    """The compiled filter (classic BPF), or None where libseccomp is missing (the sweep remains)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    name = ctypes.util.find_library("seccomp") or "libseccomp.so.2"
+    try:
+        lib = ctypes.CDLL(name, use_errno=True)
+    except OSError:
+        return None
+    lib.seccomp_init.restype = ctypes.c_void_p
+    lib.seccomp_init.argtypes = [ctypes.c_uint32]
+    lib.seccomp_rule_add_array.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_uint32,
+        ctypes.c_int,
+        ctypes.c_uint,
+        ctypes.POINTER(_ArgCmp),
+    ]
+    lib.seccomp_export_bpf.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    lib.seccomp_release.argtypes = [ctypes.c_void_p]
+    ctx = lib.seccomp_init(_ALLOW)
+    if not ctx:
+        return None
+    try:
+        for call, (mode_arg, flags_arg) in _MODE_ARGS.items():
+            number = lib.seccomp_syscall_resolve_name(call.encode())
+            if number < 0:  # not on this architecture (open, creat on arm64), or too new
+                continue
+            for bit in _BITS:
+                for flag in (None,) if flags_arg is None else _CREATING:
+                    cmps = [_masked(mode_arg, bit)]
+                    if flag is not None:
+                        cmps.append(_masked(flags_arg, flag))
+                    array = (_ArgCmp * len(cmps))(*cmps)
+                    if lib.seccomp_rule_add_array(
+                        ctx, _errno_action(errno.EPERM), number, len(cmps), array
+                    ):
+                        return None
+        for call in _UNREADABLE:
+            number = lib.seccomp_syscall_resolve_name(call.encode())
+            if number >= 0 and lib.seccomp_rule_add_array(
+                ctx, _errno_action(errno.ENOSYS), number, 0, None
+            ):
+                return None
+        read_end, write_end = os.pipe()
+        try:
+            if lib.seccomp_export_bpf(ctx, write_end):
+                return None
+            os.close(write_end)
+            write_end = -1
+            with os.fdopen(read_end, "rb") as pipe:
+                read_end = -1
+                return pipe.read()
+        finally:
+            for fd in (read_end, write_end):
+                if fd >= 0:
+                    os.close(fd)
+    finally:
+        lib.seccomp_release(ctx)
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def prepare() -> None:
+    """Compile the filter now, in the parent, so a forked child never calls libseccomp."""
+    _prepared()
+
+
+@functools.lru_cache(maxsize=1)
+def _prepared() -> tuple[_SockFprog, ctypes.Array] | None:
+    """The filter in memory ready for prctl, made in the parent so the child only makes one call."""
+    code = program()
+    if code is None:
+        return None
+    buffer = ctypes.create_string_buffer(code, len(code))
+    return _SockFprog(len(code) // 8, ctypes.addressof(buffer)), buffer
+
+
+_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+
+
+def load_in_child() -> None:
+    """Run in the child before exec, after no-new-privileges: install the filter, or never run."""
+    prepared = _prepared()
+    if prepared is None or _LIBC is None:
+        return
+    if _LIBC.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(prepared[0]), 0, 0) != 0:
+        os._exit(126)
+
+
+def pipe_for_bwrap() -> int | None:
+    """A pipe holding the filter, for ``bwrap --seccomp FD`` (None where there is no filter)."""
+    code = program()
+    if code is None:
+        return None
+    read_end, write_end = os.pipe()
+    os.write(write_end, code)  # a few hundred bytes: far under a pipe's buffer
+    os.close(write_end)
+    return read_end
