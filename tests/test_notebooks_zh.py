@@ -96,10 +96,9 @@ def test_chinese_prose_is_chinese_and_the_language_is_zh(name):
     parameters = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
     assert len(parameters) == 1
     assigned = {
-        t.id: node.value.value
+        node.target.id: node.value.value
         for node in ast.parse(parameters[0].source).body
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
-        for t in node.targets
+        if isinstance(node, ast.AnnAssign) and isinstance(node.value, ast.Constant)
     }
     assert assigned.get("LANG") == "zh"
 

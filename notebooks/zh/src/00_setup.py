@@ -16,11 +16,11 @@
 # 这是课程的中文版，和 `notebooks/` 里的英文版是同一套课、同一份代码，只有文字不同。
 
 # %% tags=["parameters"]
-BACKEND = "offline"  # "offline"、"auto"（配置了 key 就用真实模型）或 "anthropic"
-WORKSPACE = None  # None：一个新的临时目录。千万不要指向你自己的项目。
-EXTRA_TOOLS = ""  # 讲师用："模块:属性"，指向 @tool 函数或 Toolbox，多个用逗号分隔
-SCRIPT = ""  # 讲师用："模块:属性"，指向一个离线 Script（见 99_appendix）
-LANG = "zh"  # 课程打印和绘制时用的语言："en" 或 "zh"
+BACKEND: str = "offline"  # "offline"、"auto"（配置了 key 就用真实模型）或 "anthropic"
+WORKSPACE: "Optional[str]" = None  # None：一个新的临时目录。千万不要指向你自己的项目。
+EXTRA_TOOLS: str = ""  # 讲师用："模块:属性"，指向工具、Toolbox 或 make_tools(ws) 工厂函数，多个用逗号分隔
+SCRIPT: str = ""  # 讲师用："模块:属性"，指向一个离线 Script（见 99_appendix）
+LANG: str = "zh"  # 课程打印和绘制时用的语言："en" 或 "zh"
 
 # %% [markdown]
 # `Course` 读取上面这些参数：立刻检查 `EXTRA_TOOLS` 和 `SCRIPT`，连接模型，准备工作区，每做一个选择就用一行说明。

@@ -29,11 +29,11 @@
 # 用户的问题是第一条消息；模型要么直接回答，要么请求一个工具；代码运行工具，把结果发回去，如此循环，直到模型不再请求工具。模型外面的这层代码（循环、工具、历史）叫 **harness**：模型是脑，harness 是身体。
 
 # %% tags=["parameters"]
-BACKEND = "offline"  # "offline"、"auto"（配置了 key 就用真实模型）或 "anthropic"
-WORKSPACE = None  # None：一个新的临时目录。千万不要指向你自己的项目。
-EXTRA_TOOLS = ""  # 讲师用："模块:属性"，指向 @tool 函数或 Toolbox，多个用逗号分隔
-SCRIPT = ""  # 讲师用："模块:属性"，指向一个离线 Script（见 99_appendix）
-LANG = "zh"  # 课程打印和绘制时用的语言："en" 或 "zh"
+BACKEND: str = "offline"  # "offline"、"auto"（配置了 key 就用真实模型）或 "anthropic"
+WORKSPACE: "Optional[str]" = None  # None：一个新的临时目录。千万不要指向你自己的项目。
+EXTRA_TOOLS: str = ""  # 讲师用："模块:属性"，指向工具、Toolbox 或 make_tools(ws) 工厂函数，多个用逗号分隔
+SCRIPT: str = ""  # 讲师用："模块:属性"，指向一个离线 Script（见 99_appendix）
+LANG: str = "zh"  # 课程打印和绘制时用的语言："en" 或 "zh"
 
 # %% [markdown]
 # `Course` 读取参数，连接模型（`client`、`MODEL`），并给智能体一个自己的目录：它的*工作区*。在里面放一个文件，让智能体有东西可找。

@@ -30,11 +30,11 @@
 # **分发表**就是一个字典：`{工具名: 处理函数}`。一次查表代替一长串 `if/elif`，外面的循环不变。
 
 # %% tags=["parameters"]
-BACKEND = "offline"  # "offline"、"auto"（配置了 key 就用真实模型）或 "anthropic"
-WORKSPACE = None  # None：一个新的临时目录。千万不要指向你自己的项目。
-EXTRA_TOOLS = ""  # 讲师用："模块:属性"，指向 @tool 函数或 Toolbox，多个用逗号分隔
-SCRIPT = ""  # 讲师用："模块:属性"，指向一个离线 Script（见 99_appendix）
-LANG = "zh"  # 课程打印和绘制时用的语言："en" 或 "zh"
+BACKEND: str = "offline"  # "offline"、"auto"（配置了 key 就用真实模型）或 "anthropic"
+WORKSPACE: "Optional[str]" = None  # None：一个新的临时目录。千万不要指向你自己的项目。
+EXTRA_TOOLS: str = ""  # 讲师用："模块:属性"，指向工具、Toolbox 或 make_tools(ws) 工厂函数，多个用逗号分隔
+SCRIPT: str = ""  # 讲师用："模块:属性"，指向一个离线 Script（见 99_appendix）
+LANG: str = "zh"  # 课程打印和绘制时用的语言："en" 或 "zh"
 
 # %% [markdown]
 # 准备工作，以及 notebook 01 的 `run_bash`，所有分支都在（黑名单、超时、`OSError`、不带 `ANTHROPIC_*` 变量）：

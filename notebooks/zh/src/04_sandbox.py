@@ -26,11 +26,11 @@
 # 工作区就是智能体的整个世界：这是最小权限原则在工具层面的实践。
 
 # %% tags=["parameters"]
-BACKEND = "offline"  # "offline"、"auto"（配置了 key 就用真实模型）或 "anthropic"
-WORKSPACE = None  # None：一个新的临时目录。千万不要指向你自己的项目。
-EXTRA_TOOLS = ""  # 讲师用："模块:属性"，指向 @tool 函数或 Toolbox，多个用逗号分隔
-SCRIPT = ""  # 讲师用："模块:属性"，指向一个离线 Script（见 99_appendix）
-LANG = "zh"  # 课程打印和绘制时用的语言："en" 或 "zh"
+BACKEND: str = "offline"  # "offline"、"auto"（配置了 key 就用真实模型）或 "anthropic"
+WORKSPACE: "Optional[str]" = None  # None：一个新的临时目录。千万不要指向你自己的项目。
+EXTRA_TOOLS: str = ""  # 讲师用："模块:属性"，指向工具、Toolbox 或 make_tools(ws) 工厂函数，多个用逗号分隔
+SCRIPT: str = ""  # 讲师用："模块:属性"，指向一个离线 Script（见 99_appendix）
+LANG: str = "zh"  # 课程打印和绘制时用的语言："en" 或 "zh"
 
 # %% [markdown]
 # 准备工作，以及 notebook 01 的 `run_bash`：一份黑名单，完全没有隔离。
@@ -38,7 +38,6 @@ LANG = "zh"  # 课程打印和绘制时用的语言："en" 或 "zh"
 # %%
 import os
 import subprocess
-import tempfile
 from pathlib import Path
 
 import anthropic
@@ -96,8 +95,7 @@ with expect_error(ValueError, why="经典攻击：一个爬出工作区的路径
 # `safe_path` 在某一刻检查的是一个*名字*；工具稍后打开的是一个*文件*。任何在这期间改变名字指向的东西，或者一个并不像它看上去那样的文件，都能溜过去。下面每个攻击都真的针对种子的读法（`safe_path(path).read_text()`）运行，用一个"外面的"文件代替你的机密。
 
 # %%
-outside_folder = tempfile.TemporaryDirectory(prefix="outside-")  # 内核停止时删除
-OUTSIDE = Path(outside_folder.name)
+OUTSIDE = course.temporary_folder("outside")  # 内核结束时删除
 (OUTSIDE / "secret.txt").write_text("工作区外面的机密\n")
 print(OUTSIDE, "里有", sorted(p.name for p in OUTSIDE.iterdir()))
 

@@ -24,11 +24,11 @@
 # ```
 
 # %% tags=["parameters"]
-BACKEND = "offline"  # "offline"、"auto"（配置了 key 就用真实模型）或 "anthropic"
-WORKSPACE = None  # None：一个新的临时目录。千万不要指向你自己的项目。
-EXTRA_TOOLS = ""  # 讲师用："模块:属性"，指向 @tool 函数或 Toolbox，多个用逗号分隔
-SCRIPT = ""  # 讲师用："模块:属性"，指向一个离线 Script（见 99_appendix）
-LANG = "zh"  # 课程打印和绘制时用的语言："en" 或 "zh"
+BACKEND: str = "offline"  # "offline"、"auto"（配置了 key 就用真实模型）或 "anthropic"
+WORKSPACE: "Optional[str]" = None  # None：一个新的临时目录。千万不要指向你自己的项目。
+EXTRA_TOOLS: str = ""  # 讲师用："模块:属性"，指向工具、Toolbox 或 make_tools(ws) 工厂函数，多个用逗号分隔
+SCRIPT: str = ""  # 讲师用："模块:属性"，指向一个离线 Script（见 99_appendix）
+LANG: str = "zh"  # 课程打印和绘制时用的语言："en" 或 "zh"
 
 # %%
 import agentlib

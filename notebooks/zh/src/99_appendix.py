@@ -14,11 +14,11 @@
 # **目录：** 1. REPL：跨问题的历史 · 2. 种子的环境设置（`.env`、base URL、`MODEL_ID`）· 3. 讲师专用：参数、你自己的工具、脚本 · 4. s01 的前后对比、工具设计，以及工具接下来往哪里走。
 
 # %% tags=["parameters"]
-BACKEND = "offline"  # "offline"、"auto"（配置了 key 就用真实模型）或 "anthropic"
-WORKSPACE = None  # None：一个新的临时目录。千万不要指向你自己的项目。
-EXTRA_TOOLS = ""  # 讲师用："模块:属性"，指向 @tool 函数或 Toolbox，多个用逗号分隔
-SCRIPT = ""  # 讲师用："模块:属性"，指向一个离线 Script（第 3 节）
-LANG = "zh"  # 课程打印和绘制时用的语言："en" 或 "zh"
+BACKEND: str = "offline"  # "offline"、"auto"（配置了 key 就用真实模型）或 "anthropic"
+WORKSPACE: "Optional[str]" = None  # None：一个新的临时目录。千万不要指向你自己的项目。
+EXTRA_TOOLS: str = ""  # 讲师用："模块:属性"，指向工具、Toolbox 或 make_tools(ws) 工厂函数，多个用逗号分隔
+SCRIPT: str = ""  # 讲师用："模块:属性"，指向一个离线 Script（第 3 节）
+LANG: str = "zh"  # 课程打印和绘制时用的语言："en" 或 "zh"
 
 # %%
 import os
@@ -71,7 +71,7 @@ for query in ['创建一个名为 hello.py 的文件，打印 "Hello, World!"',
 # %%
 from dotenv import load_dotenv
 
-demo_env = ws.root / "demo.env"  # 工作区里的一个临时文件
+demo_env = course.temporary_folder("env") / ".env"
 demo_env.write_text("COURSE_DEMO_COLOUR=from-the-file\n")
 os.environ["COURSE_DEMO_COLOUR"] = "from-the-shell"
 load_dotenv(demo_env)
