@@ -66,7 +66,10 @@ def test_course_says_its_instructor_lines_in_chinese(tmp_path, monkeypatch, caps
     monkeypatch.syspath_prepend(str(tmp_path))
     Course("offline", tmp_path, "shouting:shout", "", name="t", lang="zh")
     printed = capsys.readouterr().out
-    assert "agentlib: 讲师的工具 shout（EXTRA_TOOLS）会提供给模型，凡是运行 agentlib.agent_loop 的地方" in printed
+    assert (
+        "agentlib: 讲师的工具 shout（EXTRA_TOOLS）会提供给模型，凡是运行 agentlib.agent_loop 的地方"
+        in printed
+    )
     assert "离线且没有 SCRIPT 时，不会有谁调用 shout：把 SCRIPT 设为" in printed
 
 
@@ -180,3 +183,15 @@ def test_check_exercise_says_what_is_wrong_in_chinese():
         "它返回了 None，模型读到的是 '(no output)'。把 print(...) 换成 return ..."
     ]
     assert missing[0].startswith("'char_count' 既不在 TOOLS 里，也不在 TOOL_HANDLERS 里")
+
+
+def test_a_demonstration_that_stops_failing_says_so_in_chinese():
+    with (
+        speaking("zh"),
+        pytest.raises(
+            AssertionError,
+            match="这个单元格应该以 ValueError 失败（路径爬出了工作区），却没有出错就运行完了",
+        ),
+    ):
+        with expect_error(ValueError, why="路径爬出了工作区"):
+            pass

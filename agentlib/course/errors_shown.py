@@ -106,21 +106,32 @@ class ExpectedError:
     ) -> bool:
         if error is None:
             raise AssertionError(
-                f"This cell should fail with {self.expected} ({self.why}), but it ran without "
-                "an error: the demonstration no longer shows what the text around it says."
+                pick(
+                    f"This cell should fail with {self.expected} ({self.why}), but it ran without "
+                    "an error: the demonstration no longer shows what the text around it says.",
+                    f"这个单元格应该以 {self.expected} 失败（{self.why}），却没有出错就运行完了："
+                    "这个演示不再展示周围文字所说的东西。",
+                )
             )
         if not isinstance(error, Exception):
             return False  # KeyboardInterrupt, SystemExit: never swallowed
         if not isinstance(error, self.types):
+            got = f"{error_name(type(error))}: {api_details(error)[2][:500]}"
             raise AssertionError(
-                f"This cell should fail with {self.expected} ({self.why}), but it failed with "
-                f"{error_name(type(error))}: {api_details(error)[2][:500]}"
+                pick(
+                    f"This cell should fail with {self.expected} ({self.why}), but it failed with {got}",
+                    f"这个单元格应该以 {self.expected} 失败（{self.why}），实际失败的却是 {got}",
+                )
             ) from error
         message = api_details(error)[2]
         if self.match is not None and not _matches(self.match, message):
             raise AssertionError(
-                f"This cell failed with {error_name(type(error))} as expected, but its message "
-                f"does not contain {self.match!r}: {message[:500]}"
+                pick(
+                    f"This cell failed with {error_name(type(error))} as expected, but its message "
+                    f"does not contain {self.match!r}: {message[:500]}",
+                    f"这个单元格如预期以 {error_name(type(error))} 失败，但它的消息里没有 "
+                    f"{self.match!r}：{message[:500]}",
+                )
             ) from error
         self.error = error
         self.text = describe(error, self.why)
