@@ -194,7 +194,7 @@ def connect(
     """
     settings = read_settings(env_file)
     choice, why = _choose(backend, settings)
-    if os.environ.get(FORCE_OFFLINE):
+    if os.environ.get(FORCE_OFFLINE) and choice != "offline":  # asked for offline: nothing to say
         choice, why = "offline", f"{FORCE_OFFLINE} is set: the course runner runs offline"
     if choice == "offline":
         from .offline import offline_client

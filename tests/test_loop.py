@@ -73,11 +73,11 @@ def test_pause_turn_continues(ws):
     assert (state.rounds, state.stop_reason) == (2, "end_turn")
 
 
-def test_turn_fuse_ends_a_runaway_loop(ws):
+def test_the_round_limit_ends_a_runaway_loop_and_says_how_many_rounds(ws):
     script = Script(*[call("bash", command="true") for _ in range(5)])
     state = run(script, s01_tools(ws), max_rounds=3)
     assert (state.stop_reason, state.rounds) == (OUT_OF_ROUNDS, 3)
-    assert "max_rounds" in state.why
+    assert state.why == "the round limit was reached: 3 rounds without a final answer"
     assert check_history(state.messages) == []
 
 

@@ -342,7 +342,7 @@ def test_async_tools_from_the_sdk_or_async_def_run_to_their_result():
 
 
 def test_an_instructors_sdk_tool_is_loaded_from_extra_tools(tmp_path, monkeypatch):
-    from agentlib.course.instructor import load_tools
+    from agentlib.course.parameters import load_tools
 
     (tmp_path / "sdktools.py").write_text(
         "import anthropic\n\n"

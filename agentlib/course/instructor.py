@@ -95,22 +95,6 @@ def _remove_at_exit(path: str) -> None:
         remove_tree(path)
 
 
-@contextlib.contextmanager
-def _unforced(backend: str):
-    """With BACKEND="offline" the runner's forced offline changes nothing: connect says it as a learner sees it."""
-    from ..client import FORCE_OFFLINE
-
-    forced = os.environ.get(FORCE_OFFLINE)
-    if not forced or str(backend).strip().lower() != "offline":
-        yield
-        return
-    del os.environ[FORCE_OFFLINE]
-    try:
-        yield
-    finally:
-        os.environ[FORCE_OFFLINE] = forced
-
-
 class Course:
     """One notebook's set-up from its parameters: client, workspace, toolboxes, instructor script.
 
@@ -173,8 +157,7 @@ class Course:
                 ]
             if problems:
                 raise ParameterError("\n".join(problems))
-            with _unforced(backend):
-                self.client, self.model = connect(backend=backend)
+            self.client, self.model = connect(backend=backend)
         except BaseException:
             self.remove_temporary_folders()  # a set-up that fails leaves no temporary folder behind
             raise

@@ -128,7 +128,8 @@ def published(nb: Any, tmpdir: str) -> Any:
     """``nb`` with each temporary folder the run made under ``tmpdir`` written as ``<purpose>``.
 
     Course names its folders ``<notebook>-<purpose>-<8 random characters>`` (``setup-workspace-
-    k2j4x9ab``): a page shows ``<workspace>/hello.py``, not one machine's temporary path.
+    k2j4x9ab``): a page shows ``<workspace>/hello.py``, not one machine's temporary path. What
+    is left of ``tmpdir`` (a path cut short for display) is written as ``<tmp>``.
     """
     import re
 
@@ -136,7 +137,7 @@ def published(nb: Any, tmpdir: str) -> Any:
 
     def rewrite(value: Any) -> Any:
         if isinstance(value, str):
-            return made.sub(r"<\1>", value)
+            return made.sub(r"<\1>", value).replace(tmpdir.rstrip("/"), "<tmp>")
         if isinstance(value, list):
             return [rewrite(v) for v in value]
         if isinstance(value, dict):

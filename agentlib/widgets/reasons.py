@@ -24,7 +24,6 @@ _MEANING = {
     "tool_use": "the model asks for one or more tools",
     "pause_turn": "the server paused a long-running turn",
     "max_tokens": "the reply hit max_tokens and was cut off",
-    "model_context_window_exceeded": "the reply was cut off because the context window filled up",
 }
 # stop_reason -> (what it means, what the loop does next)
 STOP_REASONS: dict[str, tuple[str, str]] = {
