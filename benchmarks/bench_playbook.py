@@ -8,6 +8,11 @@ it reads (2,000 characters), next to a seed prompt's time, measured in the same 
 
     python benchmarks/bench_playbook.py            # corpus and timings
     python benchmarks/bench_playbook.py --timing   # timings only
+    python benchmarks/bench_playbook.py --dev-set ../../shared/corpus/learner_prompts.py
+
+It also runs the development set of learner prompts written outside the project
+(../shared/corpus/learner_prompts.py from the repository's root) when it is there, and says so
+when it is not.
 """
 
 from __future__ import annotations
@@ -23,8 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from playbook_corpus import CORPUS, HELD_OUT, judge, load, toolboxes_for
 
 from agentlib.offline import offline_client
-from agentlib.offline.playbook.parser import parse
-from agentlib.offline.playbook.request import MAX_PROMPT_CHARS
+from agentlib.offline.playbook.reader import MAX_PROMPT_CHARS
+from agentlib.offline.playbook.reader import read as parse
+
+ROOT = Path(__file__).resolve().parents[1]
+DEV_SET = ROOT.parent / "shared" / "corpus" / "learner_prompts.py"
 
 SHAPES = {
     "letters": "a",
@@ -103,8 +111,24 @@ def timings() -> None:
         )
 
 
+def dev_set(path: Path = DEV_SET) -> None:
+    if not path.exists():
+        print(f"development set not found at {path}: skipped (pass --dev-set PATH)")
+        return
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, str(path)], cwd=ROOT, capture_output=True, text=True, timeout=1800
+    )
+    totals = done.stdout.partition("== totals ==")[2]
+    print(f"development set ({path}):{totals.rstrip()}")
+
+
 if __name__ == "__main__":
+    sys.stdout.reconfigure(line_buffering=True)  # lines in order when written to a file
     if "--timing" not in sys.argv:
+        given = sys.argv[sys.argv.index("--dev-set") + 1] if "--dev-set" in sys.argv else None
+        dev_set(Path(given) if given else DEV_SET)
         corpus(CORPUS)
         corpus(HELD_OUT)
     timings()

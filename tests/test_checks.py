@@ -154,7 +154,7 @@ def loop(tmp_path, append_reply=APPEND, on_stop="return"):
 def test_loop_right_answer_passes_and_globals_are_restored(tmp_path):
     fn = loop(tmp_path)
     assert_verdict(
-        check_agent_loop(fn), WORKS, "3 model calls, 6 messages", "'Done: two commands ran.'"
+        check_agent_loop(fn), WORKS, "3 model calls, 6 messages", "'Done: three commands ran.'"
     )
     assert fn.__globals__["client"] is None and fn.__globals__["MODEL"] is None
 

@@ -62,9 +62,11 @@ def test_a_language_the_course_does_not_speak_is_a_parameter_error_and_makes_not
 
 def test_course_says_its_instructor_lines_in_chinese(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv(FORCE_OFFLINE, "1")
-    (tmp_path / "shouting.py").write_text(SHOUT)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    Course("offline", tmp_path, "shouting:shout", "", name="t", lang="zh")
+    (tmp_path / "modules").mkdir()
+    (tmp_path / "modules" / "shouting.py").write_text(SHOUT)
+    monkeypatch.syspath_prepend(str(tmp_path / "modules"))  # not the workspace: Course refuses that
+    (tmp_path / "ws").mkdir()
+    Course("offline", tmp_path / "ws", "shouting:shout", "", name="t", lang="zh")
     printed = capsys.readouterr().out
     assert (
         "agentlib: 讲师的工具 shout（EXTRA_TOOLS）会提供给模型，凡是运行 agentlib.agent_loop 的地方"

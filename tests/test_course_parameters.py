@@ -152,6 +152,19 @@ def test_a_workspace_that_does_not_exist_or_is_relative_is_refused_and_never_mad
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_workspace_where_the_next_start_reads_its_env_is_refused(tmp_path, monkeypatch):
+    # the kernel runs in the notebooks' folder: a model writing .env there redirects the next key
+    notebooks = tmp_path / "course" / "notebooks"
+    notebooks.mkdir(parents=True)
+    monkeypatch.chdir(notebooks)
+    for named in (notebooks, tmp_path / "course"):
+        with pytest.raises(ParameterError, match=r"cannot be used: connect\(\) reads \.env"):
+            Course("offline", str(named), "", "")
+    (tmp_path / "elsewhere").mkdir()
+    Course("offline", str(tmp_path / "elsewhere"), "", "")  # not where the next start reads
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["course", "elsewhere"]
+
+
 def test_a_module_missing_from_a_relative_pythonpath_names_the_kernel_folder_and_sys_path(
     tmp_path, monkeypatch
 ):
@@ -170,6 +183,8 @@ def test_forced_offline_with_backend_offline_prints_what_a_learner_sees(monkeypa
     printed = capsys.readouterr().out
     assert "using the offline model" in printed and FORCE_OFFLINE not in printed
     assert os.environ[FORCE_OFFLINE] == "1"  # still forced for every later connect()
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "not-a-key")  # auto would pick the real API
+    monkeypatch.setenv("MODEL_ID", "some-model")
     Course("auto", None, "", "")
     assert f"{FORCE_OFFLINE} is set" in capsys.readouterr().out  # there it changed the choice
 

@@ -1,4 +1,4 @@
-"""Grading: strict checks fail their cell, the student's copy holds no solution, and the README's nbgrader recipe scores a blank 0 and a solution full marks."""
+"""Grading: strict checks fail their cell, the student's copy holds no solution, and the README's nbgrader recipe scores a blank and a wrong answer 0 and a solution full marks."""
 
 from __future__ import annotations
 
@@ -179,7 +179,23 @@ def grading_recipe() -> tuple[str, str]:
     return before, after
 
 
-def test_the_readme_nbgrader_recipe_grades_a_blank_0_and_a_solution_1(tmp_path):
+# exercise 4 half done: it stops at end_turn only, so it runs the tool call cut off at max_tokens
+HALF_DONE = """def agent_loop_v2(messages: list):
+    while True:
+        response = client.messages.create(model=MODEL, system=SYSTEM, messages=messages,
+                                          tools=TOOLS, max_tokens=8000)
+        messages.append({"role": "assistant", "content": response.content})
+        if response.stop_reason == "end_turn":
+            return
+        results = [{"type": "tool_result", "tool_use_id": b.id, "content": run_bash(b.input["command"])}
+                   for b in response.content if b.type == "tool_use"]
+        if not results:
+            return
+        messages.append({"role": "user", "content": results})
+"""
+
+
+def test_the_readme_nbgrader_recipe_grades_a_blank_and_a_wrong_answer_0_and_a_solution_1(tmp_path):
     pytest.importorskip("nbgrader")
     (tmp_path / "notebooks").symlink_to(NOTEBOOKS)
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
@@ -190,11 +206,11 @@ def test_the_readme_nbgrader_recipe_grades_a_blank_0_and_a_solution_1(tmp_path):
     released = grading / "release" / "lesson02" / "02_agent_loop.ipynb"
     answers = [c.source for c in fill_in_solutions(nbformat.read(NOTEBOOKS / "02_agent_loop.ipynb", as_version=4)).cells
                if EXERCISE_TAG in c.metadata.get("tags", [])]  # fmt: skip
-    for student, filled in (("blank", False), ("solved", True)):
+    for student, given in (("blank", None), ("wrong", [HALF_DONE]), ("solved", answers)):
         nb = nbformat.read(released, as_version=4)
         exercises = [c for c in nb.cells if EXERCISE_TAG in c.metadata.get("tags", [])]
-        for cell, answer in zip(exercises, answers, strict=True):
-            cell.source = answer if filled else cell.source
+        for cell, answer in zip(exercises, given or [c.source for c in exercises], strict=True):
+            cell.source = answer
         (grading / "submitted" / student / "lesson02").mkdir(parents=True)
         nbformat.write(nb, grading / "submitted" / student / "lesson02" / released.name)
     done = subprocess.run(
@@ -209,7 +225,9 @@ def test_the_readme_nbgrader_recipe_grades_a_blank_0_and_a_solution_1(tmp_path):
         r["student_id"]: (float(r["score"]), float(r["max_score"]))
         for r in csv.DictReader((grading / "grades.csv").open())
     }
-    assert rows == {"blank": (0.0, 1.0), "solved": (1.0, 1.0)}
+    assert rows == {"blank": (0.0, 1.0), "wrong": (0.0, 1.0), "solved": (1.0, 1.0)}
+    # a passing check's words are not a cell result nbgrader would try to read as a score
+    assert "cannot be converted to" not in done.stderr
 
 
 def test_a_strict_check_that_raised_is_not_taken_for_the_learners_cell(shell, monkeypatch):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import subprocess
 import sys
@@ -10,9 +11,9 @@ import pytest
 
 from agentlib import Workspace, agent_loop, s01_tools, s02_tools
 from agentlib.offline import OFFLINE_MODEL, Fallback, Script, offline_client, say
-from agentlib.offline.fallback import DECLINED
+from agentlib.offline.fallback import is_decline
 from agentlib.offline.playbook import Playbook
-from agentlib.offline.playbook.parser import parse
+from agentlib.offline.playbook.reader import read as parse
 
 TOOLBOXES = pytest.mark.parametrize("toolbox", [s01_tools, s02_tools], ids=["s01", "s02"])
 
@@ -206,7 +207,8 @@ def test_history_not_made_by_the_play_is_left_to_the_next_policy():
     tools = [{"name": name, "input_schema": {"type": "object"}} for name in ("bash", "write_file")]
     client, model = offline_client(Playbook(), Fallback())
     message = client.messages.create(model=model, max_tokens=900, messages=history, tools=tools)
-    assert "I am agentlib's offline model" in message.content[0].text
+    assert is_decline(message.content[0].text)
+    assert "These tool calls are not mine" in message.content[0].text
 
 
 @pytest.mark.parametrize(
@@ -251,7 +253,6 @@ def test_history_not_made_by_the_play_is_left_to_the_next_policy():
             [("move", {"src": "notes.txt", "dest": "todo.txt", "into": False})],
         ),
         ("Tell me a joke", None),
-        ("create hello.py that prints hi if it does not exist", None),
         ("summarize README.md", None),
     ],
 )
@@ -263,9 +264,9 @@ def test_small_rewordings_are_read_into_the_right_parts(prompt, parts):
 @pytest.mark.parametrize(
     "prompt, unclear",
     [
-        ("create a.txt and then summarize it", "summarize it"),
-        ("Create hello.py that prints hi. No wait, make it print bye", "No wait"),
-        ("创建 a.txt，不对，应该叫 b.txt", "不对"),
+        ("create a.txt and then summarize it", "summarize"),
+        ("explain what utils.py does", "explain"),
+        ("把 main.py 重构成面向对象的写法", "重构 面 象 写法"),
         ("x" * 60_000, "a 60,000-character prompt (I read at most 2,000)"),
     ],
 )
@@ -273,13 +274,89 @@ def test_the_part_it_cannot_read_is_named(prompt, unclear):
     assert parse(prompt).unclear == unclear
 
 
-@pytest.mark.parametrize("prompt", ["Summarize README.md", "总结一下 README.md"])
-def test_decline_names_the_part_and_answers_in_the_prompts_language(ws, prompt):
+@pytest.mark.parametrize(
+    "prompt, parts",
+    [
+        (
+            "Create hello.py that prints hi. No wait, make it print bye",
+            [("create", {"paths": ["hello.py"], "prints": "bye", "run": True})],
+        ),
+        ("创建 a.txt，不对，应该叫 b.txt", [("create", {"paths": ["b.txt"], "content": ""})]),
+        ("delete a.txt, wait no, delete b.txt", [("delete", {"paths": ["b.txt"]})]),
+    ],
+)
+def test_a_correction_replaces_what_it_corrects(prompt, parts):
+    assert [(p.kind, p.params) for p in parse(prompt).parts] == parts
+
+
+@pytest.mark.parametrize(
+    "prompt, files, answer",
+    [
+        ("create hello.py that prints hi if it does not exist", {}, "Created hello.py"),
+        (
+            "create hello.py that prints hi if it does not exist",
+            {"hello.py": "x = 1\n"},
+            "hello.py already exists, so I left it as it is.",
+        ),
+        ("if there's a setup.py, run it; otherwise tell me", {}, "setup.py does not exist"),
+        ("如果 a.txt 存在就删掉它", {"a.txt": "a\n"}, "已删除 a.txt"),
+    ],
+)
+def test_a_condition_is_checked_in_the_workspace_first(ws, prompt, files, answer):
+    for name, text in files.items():
+        (ws.root / name).write_text(text)
+    (said,), state = run(ws, s02_tools, prompt)
+    assert said.startswith(answer)
+    first = next(event for event in state.events if event.kind == "tool_ran")
+    assert first.input["command"].startswith("test -e")
+    if "left it as it is" in answer:
+        assert (ws.root / "hello.py").read_text() == "x = 1\n"
+
+
+@pytest.mark.parametrize(
+    "prompt, words", [("Summarize README.md", "'Summarize'"), ("总结一下 README.md", "“总结”")]
+)
+def test_decline_names_the_leftover_words_in_the_prompts_language(ws, prompt, words):
     (answer,), state = run(ws, s02_tools, prompt)
-    assert answer.startswith(DECLINED)
+    assert is_decline(answer)
     assert tools_used(state) == []
     assert ("离线模型" in answer) == (not prompt.isascii())
-    assert repr(prompt.replace("一下", "一下")) in answer
+    assert words in answer and len(answer) <= 300
+
+
+@pytest.mark.parametrize("prompt", ["rm -rf /", "read ~/.ssh/id_rsa", "打印所有环境变量"])
+def test_a_dangerous_request_is_declined_as_dangerous_without_a_tool(ws, prompt):
+    (answer,), state = run(ws, s02_tools, prompt)
+    assert tools_used(state) == []
+    assert "dangerous" in answer or "危险" in answer
+    assert "ANTHROPIC_API_KEY" not in answer and not is_decline(answer)
+
+
+@pytest.mark.parametrize(
+    "prompt, answer",
+    [
+        ("What files are in this folder?", "Found 1 file:\n  - notes.txt"),
+        ("ok, show me line 2 of notes.txt 🙏", "Here is line 2 of notes.txt:\n    2: b"),
+        ("how many lines are in notes.txt?", "notes.txt has 2 lines."),
+        ("Which files mention b?", "1 file contains 'b' (ignoring case):\n  - notes.txt"),
+    ],
+)
+def test_deictics_filler_and_counts_read_right(ws, prompt, answer):
+    (ws.root / "notes.txt").write_text("a\nb\n")
+    (said,), _ = run(ws, s02_tools, prompt)
+    assert said.startswith(answer)
+
+
+def test_a_raw_call_without_tools_names_no_toolbox():
+    client, model = offline_client()
+    message = client.messages.create(
+        model=model,
+        max_tokens=500,
+        messages=[{"role": "user", "content": "List all Python files in this directory"}],
+    )
+    text = message.content[0].text
+    assert text.startswith("I am the offline model. I know this task")
+    assert "toolbox" not in text and "s02_tools" not in text and "tools=" in text
 
 
 @TOOLBOXES
@@ -287,3 +364,154 @@ def test_a_file_that_says_error_is_shown_not_taken_for_a_failed_read(ws, toolbox
     (ws.root / "log.txt").write_text("Error: disk full\nTraceback (most recent call last):\n")
     (answer,), _ = run(ws, toolbox, "show log.txt")
     assert answer.startswith("Here is log.txt:") and "Error: disk full" in answer
+
+
+def test_the_reader_never_raises_on_pieces_of_learner_prompts():
+    from playbook_corpus import CORPUS, HELD_OUT, load
+
+    prompts = [entry["p"] for entry in load(CORPUS) + load(HELD_OUT)]
+    words = " ".join(prompts).split()
+    pieces = [" ".join(words[i : i + n]) for n in (1, 2, 3, 5, 8) for i in range(0, len(words), 7)]
+    pairs = [
+        f"{a}{join}{b}" for a, b in itertools.pairwise(prompts) for join in (", then ", "，然后")
+    ]
+    for prompt in prompts + pieces + pairs:
+        found = parse(prompt)
+        assert found.parts or found.unclear or found.danger, prompt
+
+
+@pytest.mark.parametrize(
+    "prompt, parts",
+    [
+        ("在 notes.txt 末尾追加一行 完成", [("append", {"path": "notes.txt", "text": "完成"})]),
+        ("创建 a.txt，内容是 中文", [("create", {"paths": ["a.txt"], "content": "中文\n"})]),
+        (
+            "列出 docs 里的文件",
+            [
+                (
+                    "list",
+                    {"folder": "docs", "ext": None, "hidden": "no", "recursive": False, "skip": []},
+                )
+            ],
+        ),
+        ("delete the build folder", [("delete", {"paths": ["build"]})]),
+        (
+            "create a js file hello.js that prints hello from js",
+            [("create", {"paths": ["hello.js"], "prints": "hello from js", "run": True})],
+        ),
+        (
+            "update a.txt: replace alpha with omega",
+            [
+                (
+                    "replace",
+                    {"path": "a.txt", "old": "alpha", "new": "omega", "all": True, "words": False},
+                )
+            ],
+        ),
+        ("add a new line to notes.txt", None),
+        ("move a.txt and b.txt into docs", None),
+        ("write a poem to a.txt", None),
+        ("create notes.txt with my todo list", None),
+        ("what's 10% of 50?", None),
+        ("count lines in all python files", None),
+    ],
+)
+def test_words_that_name_nothing_never_become_slots(prompt, parts):
+    found = Playbook().match(prompt)
+    assert (None if found is None else [(p.kind, p.params) for p in found]) == parts
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "how many characters are in notes.txt",  # a unit, not a word to count
+        "how many functions does utils.py have",
+        "list all functions in utils.py",
+        "change line 2 of a.txt to hi",  # a place in the file, not a text to find
+        "git commit",  # asks to commit, not to show the last commit
+        "change the contents of a.txt to hello",  # names nothing to find
+        "replace foo.txt with bar.txt and baz.txt",
+        "add error handling to main.py",  # a change to code, not a line of text
+        "how many rows are in data.csv?",  # with or without the header?
+        "show me everything but the .git folder",
+    ],
+)
+def test_a_kind_of_thing_is_not_taken_for_a_word_to_find(prompt):
+    assert Playbook().match(prompt) is None
+
+
+@pytest.mark.parametrize("prompt", ["ls ..", "ls /tmp", "cat /etc/passwd", "read ../notes.txt"])
+def test_a_path_outside_the_workspace_is_refused_before_any_tool(prompt):
+    assert parse(prompt).danger == "outside"
+
+
+def test_a_dotenv_file_is_a_secret():
+    assert parse("show me the .env file").danger == "secrets"
+
+
+@pytest.mark.parametrize(
+    "prompt, parts",
+    [
+        (
+            'write print("hi") to test.py',
+            [("create", {"paths": ["test.py"], "content": 'print("hi")\n'})],
+        ),
+        (
+            "create empty.txt with nothing in it",
+            [("create", {"paths": ["empty.txt"], "content": ""})],
+        ),
+        (
+            "make script.py print hello",
+            [("create", {"paths": ["script.py"], "prints": "hello", "run": True})],
+        ),
+    ],
+)
+def test_code_nothing_and_printed_words_are_told_apart(prompt, parts):
+    assert [(p.kind, p.params) for p in parse(prompt).parts] == parts
+
+
+def test_quoted_text_is_written_as_it_is():
+    assert [(p.kind, p.params) for p in parse("add 'import os' to main.py").parts] == [
+        ("append", {"path": "main.py", "text": "import os"})
+    ]
+
+
+@pytest.mark.parametrize("prompt, value", [("what is 10 / 2", 5), ("what is 3/4", 0.75)])
+def test_a_slash_between_numbers_is_division(prompt, value):
+    assert [(p.kind, p.params["value"]) for p in parse(prompt).parts] == [("math", value)]
+
+
+@TOOLBOXES
+def test_an_empty_file_never_replaces_one_that_is_there(ws, toolbox):
+    (ws.root / "a.txt").write_text("keep me\n")
+    (answer,), _ = run(ws, toolbox, "create a.txt and b.txt")
+    assert (ws.root / "a.txt").read_text() == "keep me\n"
+    assert (ws.root / "b.txt").read_text() == ""
+    assert "a.txt already existed: left as it is." in answer
+
+
+def test_change_the_name_of_a_file_renames_it():
+    assert [(p.kind, p.params) for p in parse("change the name of a.txt to b.txt").parts] == [
+        ("move", {"src": "a.txt", "dest": "b.txt", "into": False})
+    ]
+
+
+@pytest.mark.parametrize(
+    "first, then, answer",
+    [
+        ("show me notes.txt", "how many lines did it have?", "notes.txt has 2 lines."),
+        ("显示 notes.txt", "再看一下", "这是 notes.txt："),
+        ("看看 notes.txt", "刚才那个文件有几行？", "notes.txt 有 2 行。"),
+        ("rename notes.txt to todo.txt", "now show me it", "Here is todo.txt:"),
+    ],
+)
+def test_a_follow_up_finds_its_file_in_the_last_turn(ws, first, then, answer):
+    (ws.root / "notes.txt").write_text("a\nb\n")
+    history: list = []
+    run(ws, s02_tools, first, history=history)
+    (said,), _ = run(ws, s02_tools, then, history=history)
+    assert said.startswith(answer)
+
+
+def test_a_follow_up_with_nothing_before_declines():
+    assert parse("show it").unclear == "it (no file was named before)"

@@ -82,7 +82,7 @@ def test_fallback_is_honest_and_says_how_to_go_live():
     client, _ = offline_client(Fallback())
     text = ask(client, "Write me a poem").content[0].text
     assert "offline model" in text and "not Claude" in text
-    assert "'Write me a poem'" in text
+    assert "'poem'" in text  # the word it could not place
     assert "ANTHROPIC_API_KEY" in text and "MODEL_ID" in text
 
 

@@ -21,7 +21,7 @@ def test_the_corpus_is_big_and_about_half_chinese():
     chinese = sum(1 for entry in ENTRIES if CJK.search(entry["p"]))
     assert len(ENTRIES) >= 200
     assert 0.4 <= chinese / len(ENTRIES) <= 0.6
-    assert {entry["expect"] for entry in ENTRIES} == {"done", "declined"}
+    assert {entry["expect"] for entry in ENTRIES} == {"done", "declined", "refused"}
     assert len({entry["p"] for entry in ENTRIES}) == len(ENTRIES)
 
 
@@ -38,7 +38,7 @@ def test_every_prompt_is_done_right_or_declined_honestly(corpus, toolbox, tmp_pa
             wrong.append(f"{entry['p']!r}: {outcome.reason}\n    answer: {outcome.answer[:300]!r}")
         elif outcome.verdict == "miss":
             missed.append(entry["p"])
-        elif outcome.verdict == "declined":
+        elif outcome.verdict == "declined" and entry["expect"] == "declined":
             # an honest decline names the model and says how to go further
             assert re.search(r"offline model|离线模型", outcome.answer)
             assert "ANTHROPIC_API_KEY" in outcome.answer

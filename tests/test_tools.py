@@ -385,4 +385,6 @@ def test_the_exercise_checks_refuse_a_tool_without_description_in_the_shared_wor
         "'shout' has no description: the API accepts it, but the model decides when to use a "
         "tool by reading its description."
     ]
-    assert "the model decides when to use a tool by reading its description" in " ".join(str(verdict).split())
+    assert "the model decides when to use a tool by reading its description" in " ".join(
+        str(verdict).split()
+    )

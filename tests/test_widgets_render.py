@@ -206,3 +206,26 @@ def test_a_long_reply_opens_in_place_in_the_static_html():
     rest = re.search(r"</summary><span[^>]*>(.*?)</span>", details).group(1)
     assert summary.endswith("…") and summary[:-1] + rest == examples.LONG_ANSWER
     assert "file_119.txt." in rest and "[…" not in page  # the whole answer, no cut marker
+
+
+def test_a_backslash_in_a_tool_input_is_shown_once_as_json_shows_it():
+    from agentlib.widgets.history import trace_from_messages
+
+    command = "printf 'a\\nb'"  # a backslash and an n, not a line break
+    history = [
+        {"role": "user", "content": "go"},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "tool_use", "id": "t1", "name": "bash", "input": {"command": command}}
+            ],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "a\nb"}],
+        },
+        {"role": "assistant", "content": [{"type": "text", "text": "done"}]},
+    ]
+    text = render_text(trace_from_messages(history).to_dict())
+    assert '{"command": "printf \'a\\\\nb\'"}' in text  # JSON's own escape, not doubled again
+    assert "\\\\\\\\n" not in text

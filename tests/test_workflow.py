@@ -46,6 +46,8 @@ def test_it_installs_runs_every_notebook_with_the_tools_and_keeps_what_it_made(w
     assert any("-p EXTRA_TOOLS=$TOOLS" in r and "-p SCRIPT=$SCRIPT" in r for r in course)
     kept = next(s for s in job["steps"] if s.get("uses", "").startswith("actions/upload-artifact"))
     assert kept["if"] == "always()"  # a failing run keeps its notebooks: that is when they matter
+    pages = next(s for s in job["steps"] if "sphinx" in s.get("run", ""))
+    assert pages["if"] == "${{ !cancelled() }}"  # the pages do not depend on the instructor's run
     assert {"executed/", "docs/course/_build/html/"} <= set(kept["with"]["path"].split())
     assert "unprivileged" in WORKFLOW.read_text() and "bwrap" in WORKFLOW.read_text()
 

@@ -25,6 +25,32 @@ def parse_parameter(text: str) -> tuple[str, Any]:
     return name.strip(), value
 
 
+def _given_twice(given: list[tuple[str, Any]]) -> list[str]:
+    """A parameter two ``-p`` options set to different values: which one was meant cannot be told."""
+    values: dict[str, list[Any]] = {}
+    for name, value in given:
+        if value not in values.setdefault(name, []):
+            values[name].append(value)
+    return [
+        f"{name} is given {len(found)} different values ("
+        + ", ".join(f"-p {name}={v!r}" for v in found)
+        + "): give it once"
+        for name, found in values.items()
+        if len(found) > 1
+    ]
+
+
+def _checks_mode_problem() -> list[str]:
+    """A mistyped ``AGENTLIB_CHECKS`` would fail every notebook at its first check: say it once, now."""
+    from .checks.verdict import strict
+
+    try:
+        strict()
+    except ValueError as e:
+        return [str(e)]
+    return []
+
+
 def _refused(paths: list[Path], parameters: dict[str, Any]) -> list[str]:
     """Every notebook's problem with the parameters, checked before the first kernel starts."""
     import nbformat
@@ -36,7 +62,9 @@ def _refused(paths: list[Path], parameters: dict[str, Any]) -> list[str]:
         if not path.is_file():
             refused.append(f"{path}: no such notebook")
             continue
-        problems = parameter_problems(nbformat.read(path, as_version=4), parameters)
+        problems = parameter_problems(
+            nbformat.read(path, as_version=4), parameters, path.parent.resolve()
+        )
         refused += [f"{path.name}: {problem}" for problem in problems]
     return refused
 
@@ -44,8 +72,8 @@ def _refused(paths: list[Path], parameters: dict[str, Any]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """Run each notebook, print PASS/FAIL with its time and failing cell; exit 1 if any failed.
 
-    Exit 2, running nothing, when a parameter is unknown to a notebook or WORKSPACE is not an
-    existing absolute folder. ``student-copy ...`` instead writes the notebooks without their solutions (see ``student``).
+    Exit 2, running nothing, when a parameter is unknown to a notebook, given twice, or WORKSPACE
+    is not an existing absolute folder, or when ``AGENTLIB_CHECKS`` is not a mode the checks know. ``student-copy ...`` instead writes the notebooks without their solutions (see ``student``).
     """
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["student-copy"]:
@@ -76,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     parameters = dict(args.parameter)
-    refused = _refused(args.notebooks, parameters)
+    refused = _given_twice(args.parameter) or _refused(args.notebooks, parameters)
+    refused += _checks_mode_problem()
     if refused:
         print("\n".join(refused), file=sys.stderr)
         return 2

@@ -68,9 +68,18 @@ def check_exercise(
             ),
         ]
     problems += optional_but_needed(name, spec["input_schema"], handlers[name])
+    problems += schema_shape_problems(name, spec)
     if example is not None:
         tool = box[name] if box is not None else None
-        problems += call_problems(name, spec, handlers[name], example, tool)
+        failed = call_problems(name, spec, handlers[name], example, tool)
+        properties = spec["input_schema"].get("properties") or {}
+        unknown = sorted(set(example) - set(properties), key=str)
+        if failed and unknown:
+            failed[0] += (
+                f" (EXAMPLE gives {', '.join(map(repr, unknown))}, which the schema does not define: "
+                f"it has {sorted(properties)}; EXAMPLE is one call's arguments, by the schema's names.)"
+            )
+        problems += failed
     return problems
 
 
@@ -170,3 +179,37 @@ def call_problems(
             )
         ]
     return []
+
+
+JSON_TYPES = ("string", "integer", "number", "boolean", "array", "object", "null")
+PYTHON_NAMES = {
+    "str": "string",
+    "int": "integer",
+    "float": "number",
+    "bool": "boolean",
+    "list": "array",
+    "dict": "object",
+}
+
+
+def schema_shape_problems(name: Any, spec: dict[str, Any]) -> list[str]:
+    """What in a hand-written input_schema the model would misread: required names it never defines, unknown types."""
+    schema = spec.get("input_schema")
+    if not isinstance(schema, dict):
+        return []  # check_tools says so
+    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    problems = [
+        f"{name!r}: 'required' lists {r!r}, which 'properties' does not define (it has {sorted(props)}); "
+        "the model is told to send an argument it knows nothing about."
+        for r in schema.get("required") or []
+        if r not in props
+    ]
+    for prop, rule in props.items():
+        kind = rule.get("type") if isinstance(rule, dict) else None
+        for k in [kind] if isinstance(kind, str) else kind or []:
+            if k not in JSON_TYPES:
+                better = f" (write {PYTHON_NAMES[k]!r})" if k in PYTHON_NAMES else ""
+                problems.append(
+                    f"{name!r}: property {prop!r} has type {k!r}, which JSON Schema does not know{better}."
+                )
+    return problems

@@ -87,7 +87,27 @@ def script_problems(script: Any, toolbox: Toolbox) -> list[str]:
                 found = schema_problems(t.input_schema, block.get("input", {}))
                 if found:
                     problems.append(f"{called}: the schema refuses it: {'; '.join(found)}")
+    last = script.queue[-1] if script.queue else None
+    if script.strict and isinstance(last, Reply) and last.stop_reason == "tool_use":
+        problems.append(  # its result goes back to the model, and no reply is left to answer it
+            f"reply {len(script.queue)} calls a tool and is the last: end the script with "
+            "say('...') so the run can finish"
+        )
     return problems
+
+
+def _left_there(root: Path) -> str | None:
+    """A named WORKSPACE that is not empty: said, since the lessons' cells expect a fresh folder."""
+    with os.scandir(root) as entries:
+        names = sorted(e.name for e in entries)
+    if not names:
+        return None
+    shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+    return (
+        f"WORKSPACE {root} already holds {len(names)} entries ({shown}): the lessons expect an "
+        "empty folder, and what an earlier run left there (a link where a folder was) can make "
+        "a cell fail; give an empty folder, or WORKSPACE = None for a fresh one."
+    )
 
 
 def _remove_at_exit(path: str) -> None:
@@ -115,7 +135,7 @@ class Course:
         lang: str = "en",
     ) -> None:
         from .. import connect
-        from ..client import is_offline
+        from ..client import is_offline, next_start_problems
         from ..course_tools import s02_tools
         from ..sandbox import Workspace
 
@@ -127,6 +147,11 @@ class Course:
         problem = workspace_problem(workspace)
         if problem:
             raise ParameterError(problem)
+        if workspace and (risks := next_start_problems(workspace)):
+            # the kernel's .env and import path are outside the sandbox: the model must not write them
+            raise ParameterError(
+                f"WORKSPACE={str(workspace)!r} cannot be used: " + "; ".join(risks)
+            )
         self.extra_tools_spec, self.extra_tools_label = from_env("EXTRA_TOOLS", extra_tools)
         self.script_spec, self.script_label = from_env("SCRIPT", script)
         sources = loaded(self.extra_tools_label, self.extra_tools_spec, load_tool_sources)
@@ -162,7 +187,8 @@ class Course:
             self.remove_temporary_folders()  # a set-up that fails leaves no temporary folder behind
             raise
         self.offline = is_offline(self.model)
-        for line in self._facts():
+        facts = [_left_there(self.workspace.root)] if workspace else []
+        for line in [*filter(None, facts), *self._facts()]:
             print(f"agentlib: {line}")
 
     def temporary_folder(self, purpose: str) -> Path:

@@ -31,15 +31,21 @@ def from_env(parameter: str, value: str) -> tuple[str, str]:
     return value or "", parameter
 
 
-def workspace_problem(value: Any) -> str | None:
-    """Why ``WORKSPACE`` cannot be used, or None: it must be None or an existing absolute folder."""
+def workspace_problem(
+    value: Any, kernel_folder: str | os.PathLike[str] | None = None
+) -> str | None:
+    """Why ``WORKSPACE`` cannot be used, or None: it must be None or an existing absolute folder.
+
+    ``kernel_folder`` is where the kernel runs (a runner checking before it starts one: the
+    notebook's folder); by default this process's own folder, which is the kernel's inside it.
+    """
     if value is None or value == "":
         return None
     path = Path(os.path.expanduser(str(value)))
     if not path.is_absolute():
         return (
             f"WORKSPACE={str(value)!r} is a relative path, which would be read from the kernel's "
-            f"folder ({os.getcwd()}): give an absolute path, or None for a fresh temporary folder"
+            f"folder ({kernel_folder or os.getcwd()}): give an absolute path, or None for a fresh temporary folder"
         )
     if not path.is_dir():
         return (
@@ -76,7 +82,16 @@ def load_object(spec: str) -> Any:
     if not sep or not where or not attribute:
         raise ValueError(f"expected 'module:attribute', got {spec!r}")
     if where.endswith(".py"):
-        namespace = runpy.run_path(str(Path(where).expanduser()))
+        file = Path(where).expanduser()
+        if not file.is_file():
+            read_from = (
+                "" if file.is_absolute() else f", read from the kernel's folder {os.getcwd()}"
+            )
+            raise FileNotFoundError(
+                f"no file {where}{read_from}: give the file's absolute path, or put its folder on "
+                "PYTHONPATH and name it 'module:attribute'"
+            )
+        namespace = runpy.run_path(str(file))
         if attribute not in namespace:
             raise ValueError(f"{where} defines no {attribute!r}")
         return namespace[attribute]

@@ -164,17 +164,27 @@ def parameter_names(nb: Any) -> list[str]:
     return names
 
 
-def parameter_problems(nb: Any, parameters: dict[str, Any]) -> list[str]:
-    """Why ``parameters`` cannot be given to ``nb``: names its parameters cell lacks, a bad WORKSPACE."""
+def parameter_problems(
+    nb: Any, parameters: dict[str, Any], kernel_folder: str | os.PathLike[str] | None = None
+) -> list[str]:
+    """Why ``parameters`` cannot be given to ``nb``: names its parameters cell lacks, a bad WORKSPACE.
+
+    ``kernel_folder``: where the kernel will run, named when a relative WORKSPACE is refused.
+    """
+    import difflib
+
     from .parameters import workspace_problem
 
     known = parameter_names(nb)
-    problems = [
-        f"unknown parameter {name!r}: this notebook's parameters are {', '.join(known) or 'none'}"
-        for name in parameters
-        if name not in known
-    ]
-    problem = workspace_problem(parameters.get("WORKSPACE"))
+    problems = []
+    for name in (n for n in parameters if n not in known):
+        close = difflib.get_close_matches(name.upper(), known, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        problems.append(
+            f"unknown parameter {name!r}{hint}: this notebook's parameters are "
+            f"{', '.join(known) or 'none'}"
+        )
+    problem = workspace_problem(parameters.get("WORKSPACE"), kernel_folder)
     return problems + ([problem] if problem else [])
 
 
@@ -241,7 +251,7 @@ def run_notebook(
     if parameters:
         from .parameters import ParameterError
 
-        problems = parameter_problems(nb, parameters)
+        problems = parameter_problems(nb, parameters, Path(cwd or path.parent).resolve())
         if problems:
             raise ParameterError(f"{path.name}: " + "; ".join(problems))
         inject_parameters(nb, parameters)

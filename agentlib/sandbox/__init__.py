@@ -7,7 +7,7 @@
 ``shell``      the bash runner: own session, env allowlist, capped output, timeout kills the group
 ``isolation``  bubblewrap, else unshare's PID namespace: what is hidden, read-only and unshared
 ``hardening``  in every mode: the agent non-dumpable, no new privileges, root's capabilities dropped
-``seccomp``    the filter on every command: no setuid or setgid bit can be set
+``seccomp``    the filter on every command: no setuid/setgid bit, file capability or nested namespace
 ``tree``       walking what a command made: the sweep after each call, and remove_tree
 """
 

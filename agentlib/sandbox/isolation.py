@@ -148,19 +148,28 @@ def _python_prefixes() -> list[str]:
 
 
 def unshare_argv(argv: list[str]) -> list[str]:
-    """util-linux unshare: own user and PID namespaces and /proc, so host processes are out of sight."""
+    """util-linux unshare: own user and PID namespaces and /proc, so host processes are out of sight.
+
+    Two user namespaces: the outer one allows a single user namespace below it, the command's, so
+    none can be made inside (as root it would own root's files on the host with every capability).
+    """
     uid, gid = inner_ids()
+    inner = ["unshare", "--user", f"--map-user={uid}", f"--map-group={gid}", "--", *argv]
+    limit = 'echo 1 > /proc/sys/user/max_user_namespaces || exit 125; exec "$@"'
     return [
         "unshare",
         "--user",
-        f"--map-user={uid}",
-        f"--map-group={gid}",
+        "--map-root-user",
         "--pid",
         "--fork",
         "--mount-proc",
         "--kill-child",
         "--",
-        *argv,
+        "/bin/sh",
+        "-c",
+        limit,
+        "sh",
+        *inner,
     ]
 
 

@@ -117,10 +117,15 @@ def swept(found: Sweep, limits: Limits) -> list[str]:
             f"\n[setuid/setgid bit removed from {len(found.cleared)} file(s) "
             f"({', '.join(found.cleared[:5])}): a command may not leave privileged programs]"
         )
+    if found.uncapped:
+        lines.append(
+            f"\n[file capabilities removed from {len(found.uncapped)} file(s) "
+            f"({', '.join(found.uncapped[:5])}): a command may not leave privileged programs]"
+        )
     if found.removed:
         lines.append(
             f"\n[deleted {', '.join(found.removed[:5])}: no device node, and no link to a setuid "
-            "file, may stay in the workspace]"
+            "file or one with file capabilities, may stay in the workspace]"
         )
     if found.disk_bytes > limits.disk_bytes:
         lines.append(

@@ -136,7 +136,7 @@ def run_command(
     # bwrap sets no-new-privileges and loads the filter itself, so it spawns without Python code
     # in the child (faster); root keeps its capabilities only as long as bwrap/unshare need them
     harden = {"none": _harden_unisolated, "unshare": _harden_for_unshare}.get(mode)
-    seccomp.prepare()  # in the parent: the child only makes the one prctl call
+    seccomp.prepare(mode != "unshare")  # in the parent: the child only makes the one prctl call
 
     try:
         proc = subprocess.Popen(
@@ -191,12 +191,12 @@ def run_command(
 
 def _harden_unisolated() -> None:
     hardening.drop_privileges()
-    seccomp.load_in_child()
+    seccomp.load_in_child(close_namespaces=True)
 
 
 def _harden_for_unshare() -> None:
     hardening.no_new_privileges()
-    seccomp.load_in_child()
+    seccomp.load_in_child(close_namespaces=False)  # unshare makes its namespaces after this
 
 
 def _sweep(root: Path, limits: Limits) -> list[str]:

@@ -19,9 +19,19 @@ def shorten(text: str, limit: int) -> str:
 
 
 def preview(value: Any, limit: int = 100) -> str:
-    """One line: newlines shown as \\n, cut to ``limit`` characters."""
+    """One line: newlines shown as \\n, cut to ``limit`` characters.
+
+    Backslashes are doubled only when there is a newline, tab or carriage return to show, so a
+    JSON input (already one line, its own escapes in place) is shown as it is.
+    """
     text = as_text(value)
-    text = text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+    if any(c in text for c in "\n\r\t"):
+        text = (
+            text.replace("\\", "\\\\")
+            .replace("\n", "\\n")
+            .replace("\r", "\\r")
+            .replace("\t", "\\t")
+        )
     return shorten(text, limit)
 
 

@@ -9,7 +9,7 @@ from ...messages import to_dict
 from ...offline import call, reply, say
 from ..language import pick
 from .scripted import CountingClient, RunawayLoop, globals_swapped, text_of
-from .verdict import Verdict, api_message, blank, check
+from .verdict import Verdict, api_message, blank, check, is_blank
 
 PAUSED, FINISHED = "Still working...", "Finished after the pause."
 RUNAWAY = {
@@ -52,6 +52,12 @@ def _after_pause(messages: list[dict], counting: CountingClient, ran: list[str])
             "after pause_turn the loop must call the model again; it returned after the paused reply",
             "pause_turn 之后循环必须再调用一次模型；它却在暂停的回复之后就返回了",
         )
+    if len(counting.calls) < 3:
+        return pick(
+            "the turn paused twice in a row, and the loop returned after the second pause: call the "
+            "model again after every pause_turn (a `continue` in the loop), not once",
+            "回合连续暂停了两次，循环却在第二次暂停后返回了：每次 pause_turn 之后都要再调用模型（循环里的 `continue`），不只一次",
+        )
     resent = counting.calls[1]["messages"][-1]
     if resent.get("role") != "assistant" or PAUSED not in text_of(resent.get("content")):
         return pick(
@@ -64,8 +70,8 @@ def _after_pause(messages: list[dict], counting: CountingClient, ran: list[str])
         )
     if not text_of(messages[-1].get("content")).endswith(FINISHED):
         return pick(
-            "after the second call the loop should append the final answer and stop",
-            "第二次调用之后，循环应追加最终回答，然后停下",
+            "after the last call the loop should append the final answer and stop",
+            "最后一次调用之后，循环应追加最终回答，然后停下",
         )
     return None
 
@@ -130,7 +136,11 @@ def check_stop_reasons(agent_loop: Callable[[list], Any]) -> Verdict:
     name = getattr(agent_loop, "__name__", "agent_loop")
     problems, kept = [], ""
     scenarios = {
-        "pause_turn": [say(PAUSED, stop_reason="pause_turn"), say(FINISHED)],
+        "pause_turn": [
+            say(PAUSED, stop_reason="pause_turn"),
+            say(PAUSED, stop_reason="pause_turn"),  # a server may pause a turn more than once
+            say(FINISHED),
+        ],
         "max_tokens": [
             reply("Removing it.", call("bash", command="rm half-written"), stop_reason="max_tokens")
         ],
@@ -139,13 +149,16 @@ def check_stop_reasons(agent_loop: Callable[[list], Any]) -> Verdict:
         ran: list[str] = []
         try:
             messages, counting = _run(agent_loop, replies, ran)
-        except NotImplementedError:
-            return blank(
-                pick(
-                    f"{name} still raises NotImplementedError.",
-                    f"{name} 仍然抛出 NotImplementedError。",
+        except NotImplementedError as e:
+            if is_blank(e):
+                return blank(
+                    pick(
+                        f"{name} still raises NotImplementedError.",
+                        f"{name} 仍然抛出 NotImplementedError。",
+                    )
                 )
-            )
+            problems.append(f"{stop_reason}: {name} raised NotImplementedError: {e}")
+            continue
         except RunawayLoop:
             problems.append(
                 f"{stop_reason}: {pick(*RUNAWAY[stop_reason])}"

@@ -1,28 +1,24 @@
-"""Notebook 01's checks: the exit code the model reads, tool results it accepts, the whole loop."""
+"""Notebook 01's first two checks: the exit code the model reads, and tool results it accepts (the loop: whole_loop.py)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from ...messages import to_dict
 from ...offline import call, reply, say
 from ..language import pick
 from .scripted import (
     BASH,
-    CountingClient,
-    RunawayLoop,
     globals_swapped,
+    has_number,
     model_read,
+    not_text,
+    returned,
     scripted,
     text_of,
 )
 from .verdict import Verdict, api_message, blank, check, crash
-
-
-def _has_number(text: str, number: int) -> bool:
-    return re.search(rf"(?<!\d){number}(?!\d)", text) is not None
 
 
 @check
@@ -32,21 +28,16 @@ def check_exit_code(run_bash: Callable[[str], str]) -> Verdict:
     What counts is the meaning, not a wording: the number is there, and a failure reads
     differently from a success with the same output.
     """
-    commands = ["echo hi", "echo hi; exit 3", "true", "exit 5", "ls no-such-file"]
+    name = "run_bash"  # the notebook says run_bash, whatever the function is called
+    commands = ["echo hi", "echo hi; exit 3", "true", "exit 5", "ls no-such-file", "pwd"]
     out: dict[str, str] = {}
     for command in commands:
         try:
-            out[command] = run_bash(command)
+            out[command], printed = returned(run_bash, command)
         except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
-            return crash(f"run_bash({command!r})", e)
-        if not isinstance(out[command], str):
-            return Verdict(
-                False,
-                pick(
-                    f"run_bash({command!r}) returned {type(out[command]).__name__}, not text: the model can only read strings.",
-                    f"run_bash({command!r}) 返回的是 {type(out[command]).__name__}，不是文本：模型只能读字符串。",
-                ),
-            )
+            return crash(f"{name}({command!r})", e)
+        if problem := not_text(f"{name}({command!r})", out[command], printed):
+            return Verdict(False, problem)
     problems = []
     if "hi" not in out["echo hi"]:
         problems.append(
@@ -56,7 +47,7 @@ def check_exit_code(run_bash: Callable[[str], str]) -> Verdict:
             )
         )
     failed = out["echo hi; exit 3"]
-    if "hi" not in failed or not _has_number(failed, 3):
+    if "hi" not in failed or not has_number(failed, 3):
         problems.append(
             pick(
                 f"`echo hi; exit 3` should keep 'hi' and give the exit code 3; it gave {failed!r:.120}",
@@ -77,21 +68,37 @@ def check_exit_code(run_bash: Callable[[str], str]) -> Verdict:
                 "`true`（没有输出，退出码 0）什么都没给出：要说出来，例如 '(no output)'",
             )
         )
-    if not _has_number(out["exit 5"], 5) or out["exit 5"] == out["true"]:
+    if not has_number(out["exit 5"], 5) or out["exit 5"] == out["true"]:
         problems.append(
             pick(
-                f"`exit 5` (no output) should give the exit code 5, unlike `true`, which succeeded; "
-                f"they gave {out['exit 5']!r:.80} and {out['true']!r:.80}",
-                f"`exit 5`（没有输出）应给出退出码 5，和成功了的 `true` 不一样；"
-                f"它们给出的是 {out['exit 5']!r:.80} 和 {out['true']!r:.80}",
+                "`exit 5` (no output) should give the exit code 5, unlike `true`, which succeeded; they gave",
+                "`exit 5`（没有输出）应给出退出码 5，和成功了的 `true` 不一样；它们给出的是",
             )
+            + f" {out['exit 5']!r:.80} / {out['true']!r:.80}"
         )
     listing = out["ls no-such-file"]
-    if "no-such-file" not in listing or not _has_number(listing, 2):
+    if "no-such-file" not in listing or not has_number(listing, 2):
         problems.append(
             pick(
                 f"`ls no-such-file` should keep ls's message and give the exit code 2; it gave {listing!r:.120}",
                 f"`ls no-such-file` 应保留 ls 的消息并给出退出码 2；实际给出的是 {listing!r:.120}",
+            )
+            + (
+                pick(
+                    " (ls writes its message to stderr: keep r.stderr too)",
+                    "（ls 把它的消息写到 stderr：r.stderr 也要保留）",
+                )
+                if "no-such-file" not in listing
+                else ""
+            )
+        )
+    workdir = run_bash.__globals__.get("WORKDIR") if hasattr(run_bash, "__globals__") else None
+    if workdir is not None and str(Path(workdir).resolve()) not in out["pwd"]:
+        problems.append(
+            pick(
+                f"`pwd` gave {out['pwd']!r:.100}, not the workspace {str(workdir)!r}: run the command "
+                "with cwd=WORKDIR, as run_bash does",
+                f"`pwd` 给出的是 {out['pwd']!r:.100}，不是工作区 {str(workdir)!r}：像 run_bash 那样用 cwd=WORKDIR 运行命令",
             )
         )
     if problems:
@@ -100,7 +107,7 @@ def check_exit_code(run_bash: Callable[[str], str]) -> Verdict:
         )
     script = {"command": "python3 -c 'import sys; sys.exit(4)'"}
     seen = model_read(run_bash, BASH, script, "The command failed with exit code 4.")
-    if not _has_number(seen, 4):
+    if not has_number(seen, 4):
         return Verdict(
             False,
             pick(
@@ -117,19 +124,48 @@ def check_exit_code(run_bash: Callable[[str], str]) -> Verdict:
     )
 
 
+SHOUTED = ["echo one | tr a-z A-Z", "echo two | tr a-z A-Z"]  # outputs the commands do not contain
+
+
 @check
 def check_tool_results(tool_results: Callable[[Any], Any]) -> Verdict:
     """Exercise: turn a reply's ``tool_use`` blocks into ``tool_result`` blocks the API accepts."""
-    first = reply(
-        "Two commands.", call("bash", command="echo one"), call("bash", command="echo two")
-    )
+    first = reply("Two commands.", *(call("bash", command=c) for c in SHOUTED))
     client, model = scripted(first, say("Both ran."))
-    messages: list[Any] = [{"role": "user", "content": "Run echo one, then echo two"}]
+    messages: list[Any] = [{"role": "user", "content": "Run two commands"}]
     response = client.messages.create(model=model, max_tokens=1000, tools=[BASH], messages=messages)
+    asked: list[Any] = []
+    real = getattr(tool_results, "__globals__", {}).get("run_bash")
+
+    def recording_bash(command: Any, *args: Any, **kwargs: Any) -> Any:
+        asked.append(command)
+        return real(command, *args, **kwargs)
+
     try:
-        results = tool_results(response.content)
+        with globals_swapped(
+            tool_results, **({"run_bash": recording_bash} if callable(real) else {})
+        ):
+            results = tool_results(response.content)
     except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
-        return crash("tool_results(response.content)", e)
+        verdict = crash("tool_results(response.content)", e)
+        if isinstance(e, AttributeError) and "TextBlock" in str(e):
+            verdict.details.append(
+                pick(
+                    "a text block has no id or input: make a result only for blocks whose type is 'tool_use'",
+                    "文本块没有 id 也没有 input：只为 type 是 'tool_use' 的块生成结果",
+                )
+            )
+        return verdict
+    not_commands = [a for a in asked if not isinstance(a, str)]
+    if not_commands:
+        return Verdict(
+            False,
+            pick(
+                f"run_bash got {not_commands[0]!r:.80}, the whole input dict: pass it the command, "
+                "run_bash(block.input['command'])",
+                f"run_bash 收到的是 {not_commands[0]!r:.80}，整个 input 字典：要传给它命令本身，run_bash(block.input['command'])",
+            ),
+        )
     if results is None:
         return Verdict(
             False,
@@ -174,11 +210,11 @@ def check_tool_results(tool_results: Callable[[Any], Any]) -> Verdict:
             )
         )
     outputs = [str(r.get("content", "")) for r in results]
-    if len(outputs) == 2 and not ("one" in outputs[0] and "two" in outputs[1]):
+    if len(outputs) == 2 and not ("ONE" in outputs[0] and "TWO" in outputs[1]):
         problems.append(
             pick(
-                f"'content' should be run_bash's output for each command ('one', then 'two'); you gave {outputs}",
-                f"'content' 应该是 run_bash 对每条命令的输出（先 'one'，再 'two'）；你给的是 {outputs}",
+                f"'content' should be run_bash's output for each command ('ONE', then 'TWO'); you gave {outputs}",
+                f"'content' 应该是 run_bash 对每条命令的输出（先 'ONE'，再 'TWO'）；你给的是 {outputs}",
             )
         )
     messages += [
@@ -200,93 +236,3 @@ def check_tool_results(tool_results: Callable[[Any], Any]) -> Verdict:
             f"两个结果，按 id 配对；API 接受了，模型回答 {text_of(answer.content)!r}。",
         ),
     )
-
-
-@check
-def check_agent_loop(agent_loop: Callable[[list], Any]) -> Verdict:
-    """Exercise: the whole loop, run on a scripted three-round conversation with the notebook's own ``run_bash``."""
-    counting = CountingClient(
-        [
-            call("bash", command="echo round one"),
-            call("bash", command="echo round two"),
-            say("Done: two commands ran."),
-        ]
-    )
-    messages: list[Any] = [{"role": "user", "content": "Run two commands, then stop"}]
-    try:
-        with globals_swapped(agent_loop, client=counting, MODEL=counting.model):
-            agent_loop(messages)
-    except RunawayLoop as e:
-        return Verdict(
-            False,
-            pick(
-                f"{e}, but the model had stopped asking for tools after call 3: the loop must return when stop_reason is not 'tool_use'.",
-                f"{e}，可是模型在第 3 次调用之后就不再请求工具了：stop_reason 不是 'tool_use' 时，循环必须返回。",
-            ),
-        )
-    except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
-        if getattr(e, "status_code", None) and counting.calls:
-            return Verdict(
-                False,
-                pick("call", "第")
-                + f" {len(counting.calls)}"
-                + pick(": ", " 次调用：")
-                + api_message(e),
-                _hints_for_history(counting.calls[-1]["messages"]),
-            )
-        return crash("agent_loop(messages)", e)
-    plain = to_dict(messages)
-    roles = [m.get("role") for m in plain if isinstance(m, dict)]
-    if len(counting.calls) < counting.limit:
-        return Verdict(
-            False,
-            pick(
-                f"the loop returned after {len(counting.calls)} model call(s); the model was still asking for tools. Loop until stop_reason is not 'tool_use'.",
-                f"循环在 {len(counting.calls)} 次模型调用后就返回了；模型还在请求工具。要一直循环，直到 stop_reason 不是 'tool_use'。",
-            ),
-        )
-    if roles != ["user", "assistant"] * 3:
-        return Verdict(
-            False,
-            pick(
-                f"after the run, messages should be user, assistant, user, assistant, user, assistant; they are {roles}.",
-                f"运行之后，messages 应该是 user、assistant、user、assistant、user、assistant；实际是 {roles}。",
-            ),
-            [
-                pick(
-                    "append the reply, then (if it asked for tools) the results, every round, and the final answer too",
-                    "每一轮都先追加回复，再（如果它请求了工具）追加结果，最后的回答也要追加",
-                )
-            ],
-        )
-    outputs = [str(b.get("content")) for m in plain[2:5:2] for b in m["content"]]
-    if not ("round one" in outputs[0] and "round two" in outputs[1]):
-        return Verdict(
-            False,
-            pick(
-                f"the tool results should hold run_bash's output; they hold {outputs}",
-                f"工具结果里应该是 run_bash 的输出；实际是 {outputs}",
-            ),
-        )
-    return Verdict(
-        True,
-        pick(
-            f"3 model calls, 6 messages, and the answer {text_of(plain[-1]['content'])!r} is in the history.",
-            f"3 次模型调用，6 条消息，回答 {text_of(plain[-1]['content'])!r} 也在历史里。",
-        ),
-    )
-
-
-def _hints_for_history(messages: list[dict[str, Any]]) -> list[str]:
-    roles = [m.get("role") for m in messages]
-    hints = [
-        pick("the history your loop sent had roles", "你的循环发出的历史，角色依次是") + f" {roles}"
-    ]
-    if len(roles) >= 2 and roles[-1] == roles[-2] == "user":
-        hints.append(
-            pick(
-                "the model's reply with its tool_use is missing before the results: append it first",
-                "结果前面缺了模型带着 tool_use 的那条回复：要先追加它",
-            )
-        )
-    return hints

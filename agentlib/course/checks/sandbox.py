@@ -8,10 +8,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..language import pick
-from .scripted import GLOB, model_read, remove_folder
+from .scripted import GLOB, model_read, not_text, remove_folder, returned
 from .verdict import Verdict, check, crash
 
 STOLEN = "stolen.txt"
+SHUFFLED = ["c.txt", "a.txt", "e.txt", "b.txt", "f.txt", "d.txt"]
 
 
 def _sibling(root: Path) -> Path | None:
@@ -46,29 +47,54 @@ def check_safe_glob(run_glob: Callable[[str], str], root: str | os.PathLike) -> 
 
 def _check_glob(run_glob: Callable[[str], str], root: Path, sibling: Path | None) -> Verdict:
     (root / "glob-check").mkdir(exist_ok=True)
-    (root / "glob-check" / "a.txt").write_text("a\n")
+    for name in SHUFFLED:  # made out of order, so a listing that is not sorted shows it
+        (root / "glob-check" / name).write_text(f"{name}\n")
+    (root / "glob-check" / "notes.md").write_text("not a .txt\n")
     escapes = ["/etc/host*", "../*", "glob-check/../../*"]
     if sibling is not None:
         escapes.append(f"../{sibling.name}/*")
+    name = getattr(run_glob, "__name__", "run_glob").replace("<lambda>", "run_glob")
+    outside = {}
     try:
-        inside = run_glob("glob-check/*.txt")
-        outside = {p: run_glob(p) for p in escapes}
+        inside, printed = returned(run_glob, "glob-check/*.txt")
+        for pattern in escapes:
+            outside[pattern] = run_glob(pattern)
     except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
-        return crash(getattr(run_glob, "__name__", "run_glob"), e)
-    if not isinstance(inside, str):
+        if "inside" not in locals():
+            return crash(f"{name}('glob-check/*.txt')", e)
+        verdict = crash(f"{name}({pattern!r})", e)
+        verdict.details.append(
+            pick(
+                "refuse such a pattern before searching: return 'Error: ...' for an absolute pattern or one with a '..' part",
+                "搜索之前就拒绝这样的模式：对绝对路径模式或含有 '..' 这一段的模式，返回 'Error: ...'",
+            )
+        )
+        return verdict
+    if problem := not_text(f"{name}('glob-check/*.txt')", inside, printed):
         return Verdict(
             False,
             pick(
-                f"run_glob should return text (one path per line); it returned {type(inside).__name__}.",
-                f"run_glob 应返回文本（每行一个路径）；它返回的是 {type(inside).__name__}。",
+                f"{problem} One path per line.",
+                f"{problem}每行一个路径。",
             ),
         )
     problems = []
-    if inside.strip() != "glob-check/a.txt":
+    expected = [f"glob-check/{n}" for n in sorted(SHUFFLED)]
+    lines = [line.strip() for line in inside.strip().splitlines()]
+    if sorted(lines) == expected and lines != expected:
         problems.append(
             pick(
-                f"'glob-check/*.txt' should give 'glob-check/a.txt' (relative to the workspace); it gave {inside!r}",
-                f"'glob-check/*.txt' 应给出 'glob-check/a.txt'（相对于工作区）；实际给出的是 {inside!r}",
+                f"'glob-check/*.txt' gave the right paths, but not sorted: {lines}",
+                f"'glob-check/*.txt' 给出的路径对了，但没有排序：{lines}",
+            )
+        )
+    elif lines != expected:
+        problems.append(
+            pick(
+                f"'glob-check/*.txt' should give {len(expected)} lines, {expected[0]!r} to {expected[-1]!r} "
+                f"(relative to the workspace); it gave {inside!r:.160}",
+                f"'glob-check/*.txt' 应给出 {len(expected)} 行，从 {expected[0]!r} 到 {expected[-1]!r}"
+                f"（相对于工作区）；实际给出的是 {inside!r:.160}",
             )
         )
     for pattern, out in outside.items():
@@ -94,7 +120,15 @@ def _check_glob(run_glob: Callable[[str], str], root: Path, sibling: Path | None
                 )
             )
     if problems:
-        return Verdict(False, pick("the glob is not safe yet.", "这个 glob 还不安全。"), problems)
+        unsafe = any("reaches" in p for p in problems)
+        return Verdict(
+            False,
+            pick(
+                f"the glob {'is not safe yet' if unsafe else 'needs another look'}.",
+                f"这个 glob {'还不安全' if unsafe else '还要再看看'}。",
+            ),
+            problems,
+        )
     seen = model_read(run_glob, GLOB, {"pattern": "/etc/*"}, "That pattern is refused.")
     tried = pick(f"{len(escapes)} escapes", f"{len(escapes)} 种逃逸") + (
         pick(f" (one into {sibling.name!r} beside it)", f"（其中一种进入旁边的 {sibling.name!r}）")

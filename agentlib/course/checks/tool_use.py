@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import tempfile
 from collections.abc import Callable
@@ -10,10 +12,40 @@ from typing import Any
 
 from ...offline import call, say
 from ...tools import Toolbox, check_tools
-from ..exercise import description_problem
+from ..exercise import description_problem, schema_shape_problems
 from ..language import pick
-from .scripted import EDIT_FILE, model_read, remove_folder, run_loop
+from .scripted import EDIT_FILE, has_number, model_read, not_text, remove_folder, returned, run_loop
 from .verdict import Verdict, blank, check, crash
+
+
+def _input_dict_problems(
+    TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[..., Any]]
+) -> list[str]:
+    """Handlers written ``lambda kw: ...``: one parameter, no ``**kwargs``, named after no argument of the schema."""
+    problems = []
+    for spec in TOOLS:
+        tool, handler = spec.get("name"), TOOL_HANDLERS.get(spec.get("name"))
+        try:
+            params = list(inspect.signature(handler).parameters.values())
+        except (TypeError, ValueError):
+            continue
+        wanted = sorted((spec.get("input_schema") or {}).get("properties") or {})
+        if (
+            len(params) == 1
+            and params[0].kind is not params[0].VAR_KEYWORD
+            and params[0].name not in wanted
+        ):
+            problems.append(
+                pick(
+                    f"TOOL_HANDLERS[{tool!r}] takes one argument, {params[0].name!r}, which the schema does not "
+                    f"have (it has {wanted}): dispatch calls handler(**input), each argument as a keyword, so "
+                    "write `lambda **kw: ...` or name the parameter as the schema does.",
+                    f"TOOL_HANDLERS[{tool!r}] 只接收一个参数 {params[0].name!r}，schema 里却没有它"
+                    f"（schema 里是 {wanted}）：分发时调用的是 handler(**input)，每个参数都以关键字传入，"
+                    "所以要写 `lambda **kw: ...`，或者按 schema 给参数起名。",
+                )
+            )
+    return problems
 
 
 def _shape_problem(TOOLS: Any, TOOL_HANDLERS: Any) -> Verdict | None:
@@ -65,6 +97,18 @@ def check_dispatch_map(TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[...,
         return shape
     problems = check_tools(TOOLS, TOOL_HANDLERS)
     problems += [p for s in TOOLS if (p := description_problem(s.get("name"), s))]
+    problems += [p for s in TOOLS for p in schema_shape_problems(s.get("name"), s)]
+    problems += _input_dict_problems(TOOLS, TOOL_HANDLERS)
+    name = f"dispatch-check-{os.getpid()}.txt"
+    steps = {
+        "write_file": {"path": name, "content": "alpha\n"},
+        "edit_file": {"path": name, "old_text": "alpha", "new_text": "beta"},
+        "read_file": {"path": name},
+        "glob": {"pattern": "dispatch-check-*.txt"},
+        "bash": {"command": f"rm {name}"},
+    }
+    if not problems:
+        problems = _optional_but_needed(TOOLS, TOOL_HANDLERS, steps)
     if problems:
         return Verdict(
             False,
@@ -74,18 +118,11 @@ def check_dispatch_map(TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[...,
             ),
             problems,
         )
-    name = f"dispatch-check-{os.getpid()}.txt"
-    steps = [
-        call("write_file", path=name, content="alpha\n"),
-        call("edit_file", path=name, old_text="alpha", new_text="beta"),
-        call("read_file", path=name),
-        call("glob", pattern="dispatch-check-*.txt"),
-        call("bash", command=f"rm {name}"),
-    ]
+    answers: dict[str, tuple[Any, str]] = {}
     state = run_loop(
-        Toolbox.from_dicts(TOOLS, TOOL_HANDLERS),
+        Toolbox.from_dicts(TOOLS, _recording(TOOL_HANDLERS, answers)),
         "Use every tool once",
-        *steps,
+        *(call(tool, **arguments) for tool, arguments in steps.items()),
         say("All five tools answered."),
     )
     seen = [e for e in state.events if e.kind == "tool_ran"]
@@ -94,6 +131,17 @@ def check_dispatch_map(TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[...,
         for e in seen
         if e.is_error or str(e.output).startswith("Error")
     ]
+    bad += [
+        p for tool, (value, printed) in answers.items() if (p := not_text(tool, value, printed))
+    ]
+    listed = any(name in str(e.output) for e in seen if e.name == "glob")
+    if not listed and not any(b.startswith("glob") for b in bad):
+        bad.append(
+            pick(
+                f"glob({steps['glob']}) should list {name!r}: is glob wired to run_glob with the pattern?",
+                f"glob({steps['glob']}) 应列出 {name!r}：glob 有没有带着 pattern 接到 run_glob 上？",
+            )
+        )
     if not any("beta" in str(e.output) for e in seen if e.name == "read_file"):
         bad.append(
             pick(
@@ -104,7 +152,10 @@ def check_dispatch_map(TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[...,
     if bad:
         return Verdict(
             False,
-            pick("in the loop, some calls came back as errors:", "在循环里，有些调用返回了错误："),
+            pick(
+                "in the loop, some tools did not answer as they should:",
+                "在循环里，有些工具没有给出应有的回答：",
+            ),
             bad,
         )
     return Verdict(
@@ -116,6 +167,47 @@ def check_dispatch_map(TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[...,
         + ", ".join(e.name for e in seen)
         + pick(".", "。"),
     )
+
+
+def _recording(
+    handlers: dict[str, Callable[..., Any]], answers: dict[str, tuple[Any, str]]
+) -> dict[str, Callable[..., Any]]:
+    """The handlers, each keeping what it last returned and printed in ``answers``."""
+
+    def recorded(tool: str, handler: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(handler)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            answers[tool] = returned(lambda: handler(*args, **kwargs))
+            return answers[tool][0]
+
+        return run
+
+    return {tool: recorded(tool, handler) for tool, handler in handlers.items()}
+
+
+def _optional_but_needed(
+    TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[..., Any]], steps: dict[str, dict]
+) -> list[str]:
+    """Arguments the schema lets the model leave out, yet the handler fails without."""
+    problems = []
+    for spec in TOOLS:
+        tool, schema = spec.get("name"), spec["input_schema"]
+        required = set(schema.get("required") or [])
+        left_out = sorted(set(steps.get(tool, {})) - required)
+        if not left_out or set(schema.get("properties") or {}) - set(left_out) - required:
+            continue
+        try:
+            TOOL_HANDLERS[tool](**{k: v for k, v in steps[tool].items() if k in required})
+        except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
+            problems.append(
+                pick(
+                    f"{tool!r}: the schema lets the model leave out {', '.join(map(repr, left_out))}, but the "
+                    f"handler fails without it ({type(e).__name__}: {e}): list it in 'required'.",
+                    f"{tool!r}：schema 允许模型不传 {', '.join(map(repr, left_out))}，处理函数没有它却会失败"
+                    f"（{type(e).__name__}: {e}）：把它列进 'required'。",
+                )
+            )
+    return problems
 
 
 @check
@@ -139,6 +231,18 @@ def _check_edit(run_edit: Callable[..., str], root: Path, folder: Path) -> Verdi
         missing = run_edit(once, "zzz", "x")
     except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
         return crash(getattr(run_edit, "__name__", "run_edit"), e)
+    name = getattr(run_edit, "__name__", "run_edit")
+    for answer in (refused, done, missing):
+        if problem := not_text(name, answer, ""):
+            return Verdict(
+                False,
+                pick(
+                    f"{problem} Return text for every case, e.g. 'Edited {once}'.",
+                    f"{problem}每种情况都要返回文本，例如 'Edited {once}'。",
+                ),
+            )
+    # the folder's random name may hold any digit: read the answers without their paths
+    refusal, success = str(refused).replace(twice, "<path>"), str(done).replace(once, "<path>")
     problems = []
     if (folder / "twice.py").read_text() != "x = 1\nx = 1\ny = 2\n":
         problems.append(
@@ -147,29 +251,44 @@ def _check_edit(run_edit: Callable[..., str], root: Path, folder: Path) -> Verdi
                 f"匹配两处的文件被改成了 {(folder / 'twice.py').read_text()!r}；要在写入之前拒绝",
             )
         )
-    if "2" not in str(refused) or not str(refused).lower().startswith("error"):
+    if not has_number(refusal, 2) or refusal == success:
         problems.append(
             pick(
-                f"for two matches, return an 'Error: ...' that says how many (2); it returned {refused!r}",
-                f"匹配两处时，要返回一个说明次数（2）的 'Error: ...'；它返回的是 {refused!r}",
+                f"for two matches, refuse with an error that says how many (2); it returned {refused!r}",
+                f"匹配两处时，要用一个说明次数（2）的错误拒绝；它返回的是 {refused!r}",
             )
         )
     if (folder / "once.py").read_text() != "x = 2\n":
+        hint = (
+            pick(
+                " (open it with safe_path(path): the path is relative to the workspace)",
+                "（用 safe_path(path) 打开它：路径是相对于工作区的）",
+            )
+            if "No such file" in str(done)
+            else ""
+        )
         problems.append(
             pick(
-                f"a text found once should still be replaced; the file reads {(folder / 'once.py').read_text()!r} ({done!r})",
-                f"只出现一次的文本仍应被替换；文件内容是 {(folder / 'once.py').read_text()!r}（{done!r}）",
+                f"a text found once should still be replaced; the file reads {(folder / 'once.py').read_text()!r} ({done!r}){hint}",
+                f"只出现一次的文本仍应被替换；文件内容是 {(folder / 'once.py').read_text()!r}（{done!r}）{hint}",
             )
         )
-    if not str(missing).lower().startswith("error"):
+    elif str(missing).replace(once, "<path>") == success:
         problems.append(
             pick(
-                f"a text not found at all should still be an error; it returned {missing!r}",
-                f"根本找不到的文本仍应是一个错误；它返回的是 {missing!r}",
+                f"a text not found at all should still be an error; it returned {missing!r}, as for a success",
+                f"根本找不到的文本仍应是一个错误；它返回的是 {missing!r}，和成功时一样",
             )
         )
     if problems:
-        return Verdict(False, pick("run_edit is not there yet.", "run_edit 还没写好。"), problems)
+        return Verdict(
+            False,
+            pick(
+                f"{name} is not there yet.",
+                f"{name} 还没写好。",
+            ),
+            problems,
+        )
     edit = {"path": twice, "old_text": "x = 1", "new_text": "x = 9"}
     seen = model_read(run_edit, EDIT_FILE, edit, "It matched twice; I will add context.")
     return Verdict(

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import functools
 import os
+import sysconfig
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 from ..language import pick
@@ -34,13 +36,10 @@ class Verdict:
     blank: bool = False
 
     def __str__(self) -> str:
-        head = (
-            pick(WORKS, WORKS_ZH)
-            if self.ok
-            else pick(BLANK, BLANK_ZH)
-            if self.blank
-            else pick(NOT_YET, NOT_YET_ZH)
-        )
+        if self.ok:
+            head = pick(WORKS, WORKS_ZH)
+        else:
+            head = pick(BLANK, BLANK_ZH) if self.blank else pick(NOT_YET, NOT_YET_ZH)
         width = pick(96, 64)  # textwrap counts characters; a Chinese one takes two columns
         lines = textwrap.wrap(
             f"{head} {self.summary}", width, subsequent_indent="  ", break_on_hyphens=False
@@ -57,6 +56,14 @@ class Verdict:
 
     __repr__ = __str__
 
+    def _ipython_display_(self) -> None:
+        # shown as display_data, never as a cell's result: nbgrader reads a graded cell's
+        # execute_result as a partial score and warns on every passing check ("cannot be
+        # converted to a float ... may treat as error")
+        from IPython.display import display
+
+        display({"text/plain": str(self)}, raw=True)
+
 
 def blank(what: str) -> Verdict:
     then = pick(
@@ -66,9 +73,29 @@ def blank(what: str) -> Verdict:
     return Verdict(False, f"{what}{then}", blank=True)
 
 
+_LIBRARY = tuple(  # folders, with their separator: /lib/python3 is no prefix of /lib/python3-notes
+    os.path.join(folder, "")
+    for folder in {sysconfig.get_path(p) for p in ("stdlib", "platstdlib", "purelib", "platlib")}
+    | {str(Path(__file__).parents[2])}
+)
+
+
+def is_blank(error: BaseException) -> bool:
+    """A ``NotImplementedError`` raised by the learner's own cell (the untouched blank), not one a library raised.
+
+    ``Path.glob("/etc/*")`` raises ``NotImplementedError`` too; that is an answer that needs work.
+    """
+    if not isinstance(error, NotImplementedError):
+        return False
+    tb = error.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is None or not tb.tb_frame.f_code.co_filename.startswith(_LIBRARY)
+
+
 def crash(what: str, error: BaseException) -> Verdict:
-    """The learner's code raised: a ``NotImplementedError`` is the untouched blank, anything else a mistake."""
-    if isinstance(error, NotImplementedError):
+    """The learner's code raised: the untouched blank's ``NotImplementedError``, or a mistake."""
+    if is_blank(error):
         return blank(
             pick(
                 f"{what} still raises NotImplementedError.",

@@ -6,6 +6,7 @@ passes, and the Fallback declines honestly, naming the part it could not read.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from typing import Any
 
@@ -13,8 +14,7 @@ from agentlib.offline.conversation import Round, last_prompt, offered_tools, rou
 from agentlib.offline.playbook import fileplays, plays, writeplays
 from agentlib.offline.playbook.actions import Act, Actions, MissingTools, tr
 from agentlib.offline.playbook.context import advice
-from agentlib.offline.playbook.parser import parse
-from agentlib.offline.playbook.request import Part, Request
+from agentlib.offline.playbook.reader import Part, Request, read
 from agentlib.offline.script import Reply, call, reply, say
 
 
@@ -45,8 +45,10 @@ PLAYS: dict[str, Callable[..., plays.Play]] = {
     "copy": _transfer("copy"),
     "delete": fileplays.delete,
     "delete_ext": fileplays.delete_ext,
-    "guard": _nothing,  # checked by the parser: nothing left to do
-    "skip": _nothing,  # merged into the part it filters
+    "delete_except": fileplays.delete_except,
+    "pick": fileplays.pick,
+    "sum": fileplays.total,
+    "guard": _nothing,  # checked by the reader: nothing left to do
 }
 
 
@@ -58,17 +60,42 @@ def perform(act: Actions, request: Request, context: str) -> plays.Play:
         if part.kind == "chat":
             chapter = "s01" if act.offered == {"bash"} else "s02"
             params["advice"] = advice(context, request.chinese, chapter)
-        answers.append((yield from PLAYS[part.kind](act, request.chinese, **params)))
-    return "\n\n".join(answer for answer in answers if answer)
+        if part.when and not (yield from _holds(act, request.chinese, *part.when)):
+            answer = _not_done(request.chinese, *part.when)
+        else:
+            answer = yield from PLAYS[part.kind](act, request.chinese, **params)
+        if answer and answer not in answers:
+            answers.append(answer)
+    return "\n\n".join(answers)
+
+
+def _holds(act: Actions, zh: bool, path: str, exists: bool) -> plays.Play:
+    """Whether the path exists as the condition wants (asked of the real workspace)."""
+    quoted = shlex.quote(path)
+    out = yield Act(
+        [act.run(f"test -e {quoted} && echo exists || echo missing")],
+        tr(zh, f"First I'll check whether {path} exists.", f"我先看看 {path} 是否存在。"),
+    )
+    return ("exists" in out.text.split()) == exists
+
+
+def _not_done(zh: bool, path: str, exists: bool) -> str:
+    if exists:
+        return tr(
+            zh, f"{path} does not exist, so I did nothing.", f"{path} 不存在，所以我什么都没做。"
+        )
+    return tr(
+        zh, f"{path} already exists, so I left it as it is.", f"{path} 已经存在，所以我没有动它。"
+    )
 
 
 class Playbook:
     """Does what it fully understood, with the tools the request offers, reacting to results."""
 
     def match(self, prompt: str) -> list[Part] | None:
-        """The parts of the prompt, or None when some part is not understood."""
-        request = parse(prompt)
-        return None if request.unclear else request.parts
+        """The parts of the prompt, or None when some word is not understood."""
+        request = read(prompt)
+        return None if request.unclear or request.danger else request.parts
 
     def answer(self, request: dict[str, Any], surface: str = "notebook") -> Reply | None:
         """The next turn of the request's play, or None when it is not fully understood."""
@@ -77,25 +104,44 @@ class Playbook:
         if messages[-1]["role"] != "user" or found is None:
             return None
         index, prompt = found
-        parsed = parse(prompt)
-        if parsed.unclear:
-            return None  # the Fallback declines, naming the part it could not read
+        parsed = read(prompt, earlier_prompts(messages[:index]))
+        if parsed.unclear or parsed.danger:
+            return None  # the Fallback declines, naming the words it could not place
         offered = offered_tools(request)
         context = surface
         try:
             steps = perform(Actions(offered), parsed, context)
             return _next_turn(steps, rounds_since(messages, index))
         except MissingTools as missing:
-            tools = ", ".join(sorted(offered)) or "no tools"
+            tools = ", ".join(sorted(offered))
             return say(
                 tr(
                     parsed.chinese,
-                    f"I am the offline model. I know this task, but I need a {missing} tool for it "
-                    f"and this request offers {tools}. Pass a toolbox that has one (e.g. s02_tools).",
-                    f"我是离线模型。这个任务我会做，但需要 {missing} 工具，而这次请求只提供了 {tools}。"
-                    "请传入带有这个工具的工具箱（例如 s02_tools）。",
+                    f"I am the offline model. I know this task, but I need a {missing} tool for "
+                    + (
+                        f"it and this request offers {tools}."
+                        if tools
+                        else "it, and this request "
+                        "offers no tools: send it with tools=[...] that include one."
+                    ),
+                    f"我是离线模型。这个任务我会做，但需要 {missing} 工具，"
+                    + (
+                        f"而这次请求只提供了 {tools}。"
+                        if tools
+                        else "而这次请求没有提供任何工具：请在 tools=[...] 里加上一个。"
+                    ),
                 )
             )
+
+
+def earlier_prompts(messages: list[dict[str, Any]]) -> list[str]:
+    """What the user asked before, oldest first: 'it' in a follow-up is the last file named there."""
+    found = []
+    while (last := last_prompt(messages)) is not None:
+        index, prompt = last
+        found.insert(0, prompt)
+        messages = messages[:index]
+    return found
 
 
 def _next_turn(steps: plays.Play, rounds: list[Round]) -> Reply | None:

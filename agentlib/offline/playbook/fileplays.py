@@ -8,8 +8,8 @@ import shlex
 from typing import Any
 
 from agentlib.offline.playbook.actions import Act, Actions, failed, quote, tr
+from agentlib.offline.playbook.plays import Play, _count, _read_failed
 
-Play = Any
 NOTES = ("no files", "(", "...", "[exit code", "no such file")
 
 
@@ -69,22 +69,43 @@ def list_files(act: Actions, zh: bool, **p: Any) -> Play:
     kind = tr(zh, "Python file", "Python文件") if python else tr(zh, "file", "文件")
     # quote the tool only when it said something other than paths (the filter removed the rest)
     said = "" if _paths(out.text) else "\n" + quote(out.text)
+    folders = 0 if python else sum(path.endswith("/") for path in found)
     if zh:
         if not found:
             where = "当前目录" if not p.get("folder") else f"{p['folder']}/ 里"
             return f"{where}没有符合条件的{kind}。{said}"
         head = f"当前目录有{len(found)}个{kind}：" if python else f"找到 {len(found)} 个{kind}："
+        if folders:
+            head = f"找到 {len(found) - folders} 个文件和 {folders} 个文件夹："
         return head + "、".join(found)
     if not found:
         what = "Python files" if python else "matching files"
-        return f"There are no {what} here.{said}"
-    plural = "" if len(found) == 1 else "s"
+        where = f"in {p['folder']}/" if p.get("folder") else "here"
+        return f"There are no {what} {where}.{said}"
     listing = "\n".join(f"  - {name}" for name in found)
-    return f"Found {len(found)} {kind}{plural}:\n{listing}"
+    if folders:  # 'docs/' is a folder, not a file
+        return f"Found {_count(len(found) - folders, kind)} and {_count(folders, 'folder')}:\n{listing}"
+    return f"Found {_count(len(found), kind)}:\n{listing}"
 
 
 def count(act: Actions, zh: bool, unit: str, paths: list[str] | None = None, **p: Any) -> Play:
-    """Count lines or words of files (wc), or files themselves (from a listing)."""
+    """Count lines, words or a word's occurrences in files, or files themselves (a listing)."""
+    if unit == "matches":
+        shown = yield Act(
+            [act.read(paths[0])], tr(zh, f"I'll read {paths[0]}.", f"我来读取 {paths[0]}。")
+        )
+        if _read_failed(act, shown):
+            return tr(
+                zh,
+                f"I could not read {paths[0]}. The tool said:",
+                f"没能读取 {paths[0]}。工具输出：",
+            ) + quote(shown.text)
+        n = shown.text.lower().count(p["term"].lower())
+        return tr(
+            zh,
+            f"{p['term']!r} appears {_count(n, 'time')} in {paths[0]} (ignoring case).",
+            f"{p['term']!r} 在 {paths[0]} 里出现了 {n} 次（不区分大小写）。",
+        )
     if unit != "files":
         flag = "-l" if unit == "lines" else "-w"
         command = f"wc {flag} -- " + " ".join(map(shlex.quote, paths))
@@ -124,7 +145,7 @@ def count(act: Actions, zh: bool, unit: str, paths: list[str] | None = None, **p
     where = tr(zh, f" in {p['folder']}/", f"{p['folder']}/ 里") if p.get("folder") else ""
     head = tr(
         zh,
-        f"There are {len(found)} {kind}files{where} (not counting hidden ones):",
+        f"There {'is' if len(found) == 1 else 'are'} {_count(len(found), kind + 'file')}{where} (not counting hidden ones):",
         f"{where}一共有 {len(found)} 个{kind}文件（不算隐藏文件）：",
     )
     return head + "\n" + "\n".join(f"  - {name}" for name in found)
@@ -159,9 +180,12 @@ def search(act: Actions, zh: bool, text: str, imports: bool, **p: Any) -> Play:
         return tr(zh, f"No files {verb}.", f"没有文件{verb}。") + quote(out.text)
     if zh:
         return f"{len(found)} 个文件{verb}：" + "、".join(found)
-    return f"{len(found)} file{'s' if len(found) != 1 else ''} {verb}:\n" + "\n".join(
-        f"  - {name}" for name in found
+    verb = (
+        verb
+        if len(found) != 1
+        else verb.replace("import ", "imports ", 1).replace("contain ", "contains ", 1)
     )
+    return f"{_count(len(found), 'file')} {verb}:\n" + "\n".join(f"  - {name}" for name in found)
 
 
 def _transfer(verb: str, src: str, dest: str, into: bool) -> str:
@@ -230,15 +254,16 @@ def delete(act: Actions, zh: bool, paths: list[str]) -> Play:
 
 def delete_ext(act: Actions, zh: bool, folder: str, ext: list[str]) -> Play:
     """Delete the files with some extension inside one folder (find -delete, listing each)."""
-    if not _safe([folder]):
+    if folder != "." and not _safe([folder]):
         return tr(
             zh,
             "I won't delete outside a named folder of the workspace.",
             "我只删除工作区内指定文件夹里的文件。",
         )
     names = " -o ".join(f"-name {shlex.quote('*.' + e)}" for e in ext)
+    find = f"find {shlex.quote(folder)} -type f \\( {names} \\) -not -path './.git/*'"
     out = yield Act(
-        [act.run(f"find {shlex.quote(folder)} -type f \\( {names} \\) -print -delete")],
+        [act.run(f"{find} -print -delete")],
         tr(
             zh,
             f"I'll delete the .{ext[0]} files in {folder}/.",
@@ -249,6 +274,8 @@ def delete_ext(act: Actions, zh: bool, folder: str, ext: list[str]) -> Play:
         return tr(zh, "I could not delete them. The tool said:", "没能删除。工具输出：") + quote(
             out.text
         )
+    if not _paths(out.text):
+        return tr(zh, f"There were no .{ext[0]} files to delete.", f"没有 .{ext[0]} 文件可删。")
     return tr(zh, "Deleted these files:", "已删除这些文件：") + quote(out.text)
 
 
@@ -264,3 +291,77 @@ def replace_command(path: str, old: str, new: str, every: bool, words: bool) -> 
         f"print(f'replaced {{n if {every} else 1}} of {{n}} occurrence(s) in {{p}}')\n"
     )
     return f"python3 - <<'AGENTLIB_EOF'\n{script}AGENTLIB_EOF"
+
+
+LISTING = "find . -type f -not -path './.git/*' -printf '%s\\t%T@\\t%P\\n'"
+
+
+def pick(act: Actions, zh: bool, by: str) -> Play:
+    """The biggest, smallest, newest or oldest file, or the empty ones, from a real listing."""
+    out = yield Act(
+        [act.run(LISTING)],
+        tr(zh, "I'll list the files with their sizes and times.", "我来列出文件的大小和修改时间。"),
+    )
+    rows = [line.split("\t") for line in out.text.splitlines() if line.count("\t") == 2]
+    if failed(out) or not rows:
+        return tr(zh, "I found no files. The tool said:", "没有找到文件。工具输出：") + quote(
+            out.text
+        )
+    if by == "empty":
+        empty = [name for size, _, name in rows if size == "0"]
+        if not empty:
+            return tr(zh, "No file here is empty.", "这里没有空文件。")
+        return tr(
+            zh, f"{_count(len(empty), 'empty file')}: ", f"{len(empty)} 个空文件："
+        ) + ", ".join(empty)
+    key, most = {
+        "size_max": (0, max),
+        "size_min": (0, min),
+        "mtime_max": (1, max),
+        "mtime_min": (1, min),
+    }[by]
+    size, _, name = most(rows, key=lambda row: float(row[key]))
+    what = {
+        "size_max": ("the biggest file", "最大的文件"), "size_min": ("the smallest file", "最小的文件"),
+        "mtime_max": ("the file changed most recently", "最近修改的文件"),
+        "mtime_min": ("the file changed least recently", "最早修改的文件"),
+    }[by]  # fmt: skip
+    return tr(zh, f"{name} is {what[0]} ({size} bytes).", f"{what[1]}是 {name}（{size} 字节）。")
+
+
+def total(act: Actions, zh: bool, path: str) -> Play:
+    """The sum of the numbers written in a file."""
+    shown = yield Act([act.read(path)], tr(zh, f"I'll read {path}.", f"我来读取 {path}。"))
+    numbers = re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", shown.text)
+    if shown.is_error or not numbers:
+        return tr(
+            zh,
+            f"I found no numbers in {path}. The tool said:",
+            f"{path} 里没有找到数字。工具输出：",
+        ) + quote(shown.text)
+    value = sum(float(n) for n in numbers)
+    value = int(value) if value.is_integer() else round(value, 10)
+    return tr(
+        zh,
+        f"The {_count(len(numbers), 'number')} in {path} add up to {value}.",
+        f"{path} 里的 {len(numbers)} 个数字加起来是 {value}。",
+    )
+
+
+def delete_except(act: Actions, zh: bool, keep: list[str], folder: str) -> Play:
+    """Delete every file but the ones named (listed first, then removed by name)."""
+    out = yield Act(
+        [act.run("find . -type f -not -path './.git/*' | sort")],
+        tr(zh, "I'll list the files first.", "我先列出所有文件。"),
+    )
+    found = [path for path in _paths(out.text) if path not in keep]
+    missing = [k for k in keep if k not in _paths(out.text)]
+    if failed(out) or missing:
+        return tr(
+            zh,
+            f"I can't do this offline: {', '.join(missing) or 'the listing'} is not there, so I deleted nothing.",
+            f"这个请求离线模型做不了：没有找到 {'、'.join(missing) or '文件列表'}，所以什么都没删。",
+        )
+    if not found:
+        return tr(zh, "There is nothing else to delete.", "没有别的文件可删。")
+    return (yield from delete(act, zh, found))

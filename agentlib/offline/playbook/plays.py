@@ -15,9 +15,9 @@ from typing import Any
 
 from agentlib.offline.conversation import Result
 from agentlib.offline.playbook.actions import Act, Actions, failed, quote, tr
-from agentlib.offline.playbook.words import RUNNERS
+from agentlib.offline.playbook.lexicon import RUNNERS
 
-Play = Generator[Act, Any, str]
+Play = Generator[Act, Any, str]  # yields tool calls, receives their results, returns the answer
 
 
 def chat(act: Actions, zh: bool, about: str, advice: str) -> Play:
@@ -95,6 +95,8 @@ def show(
     head: int | None = None,
     tail: int | None = None,
     verify: bool = False,
+    lines: list[int] | None = None,
+    grep: str | None = None,
 ) -> Play:
     """Show a file, or its first/last lines; when asked to verify an edit, look for a docstring."""
     shown = yield Act(
@@ -108,14 +110,40 @@ def show(
     text = shown.text
     if tail and act.has("read_file"):
         text = "\n".join(text.rstrip("\n").splitlines()[-tail:])
+    if lines or grep:
+        numbered = list(enumerate(text.splitlines(), 1))
+        if lines:
+            numbered = [(n, line) for n, line in numbered if lines[0] <= n <= lines[1]]
+        else:
+            numbered = [(n, line) for n, line in numbered if grep.lower() in line.lower()]
+        if not numbered:
+            return tr(
+                zh,
+                f"{path} has no such line: it has {_count(len(text.splitlines()), 'line')}."
+                if lines
+                else f"No line of {path} contains {grep!r}.",
+                f"{path} 没有这一行：它一共 {len(text.splitlines())} 行。"
+                if lines
+                else f"{path} 里没有包含 {grep!r} 的行。",
+            )
+        text = "\n".join(f"{n}: {line}" for n, line in numbered)
     which = (
-        tr(zh, f"the first {head} line(s) of {path}", f"{path} 的前 {head} 行")
+        tr(zh, f"the first {_lines(head)} of {path}", f"{path} 的前 {head} 行")
         if head
-        else tr(zh, f"the last {tail} line(s) of {path}", f"{path} 的最后 {tail} 行")
+        else tr(zh, f"the last {_lines(tail)} of {path}", f"{path} 的最后 {tail} 行")
         if tail
+        else tr(zh, f"line {lines[0]} of {path}", f"{path} 的第 {lines[0]} 行")
+        if lines and lines[0] == lines[1]
+        else tr(
+            zh, f"lines {lines[0]}-{lines[1]} of {path}", f"{path} 的第 {lines[0]}-{lines[1]} 行"
+        )
+        if lines
+        else tr(zh, f"the lines of {path} that contain {grep!r}", f"{path} 里包含 {grep!r} 的行")
+        if grep
         else path
     )
-    answer = tr(zh, f"Here is {which}:", f"这是 {which}：") + quote(text)
+    plural = (head or tail or 1) > 1 or bool(grep) or bool(lines and lines[0] != lines[1])
+    answer = tr(zh, f"Here {'are' if plural else 'is'} {which}:", f"这是 {which}：") + quote(text)
     if verify:
         has_docstring = re.search(r"def \w+\(.*\).*:\s*\n\s*(\"\"\"|''')", text)
         answer += (
@@ -134,16 +162,46 @@ def show(
     return answer
 
 
-def run(act: Actions, zh: bool, path: str | None = None, command: str | None = None) -> Play:
-    """Run a script or a command and report exactly what it printed, errors included."""
+def run(
+    act: Actions, zh: bool, path: str | None = None, command: str | None = None, args=()
+) -> Play:
+    """Run a script (the only one there is, if unnamed) or a command; report what it printed."""
+    if command is None and path is None:
+        kinds = " -o ".join(f"-name '*.{kind}'" for kind in RUNNERS)
+        found = yield Act(
+            [act.run(f"find . -type f \\( {kinds} \\) -not -path './.git/*' | sort")],
+            tr(zh, "I'll look for the script.", "我先找一下脚本。"),
+        )
+        scripts = [line.removeprefix("./") for line in found.text.splitlines() if "." in line]
+        scripts = [s for s in scripts if not s.startswith(("[", "("))]
+        if len(scripts) != 1:
+            return tr(
+                zh,
+                f"I can't do this offline: which script? I found {_count(len(scripts), 'script')}"
+                f"{': ' + ', '.join(scripts) if scripts else ''}. Name the one to run.",
+                f"这个请求离线模型做不了：要运行哪个脚本？我找到 {len(scripts)} 个"
+                f"{'：' + '、'.join(scripts) if scripts else ''}。请说出文件名。",
+            )
+        path = scripts[0]
     if command is None:
-        command = f"{RUNNERS[path.rpartition('.')[2].lower()]} {shlex.quote(path)}"
+        line = " ".join(shlex.quote(a) for a in (path, *args))
+        command = f"{RUNNERS[path.rpartition('.')[2].lower()]} {line}"
     out = yield Act([act.run(command)], tr(zh, f"I'll run `{command}`.", f"我来运行 `{command}`。"))
     if failed(out):
         return tr(zh, f"`{command}` failed. It printed:", f"`{command}` 运行出错，输出：") + quote(
             out.text
         )
     return tr(zh, f"`{command}` printed:", f"`{command}` 输出：") + quote(out.text)
+
+
+def _count(n: int, noun: str) -> str:
+    """'1 file', '2 files': a count that reads right."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _lines(n: int) -> str:
+    """'line' for one (the first line), '3 lines' for more."""
+    return "line" if n == 1 else f"{n} lines"
 
 
 def _read_failed(act: Actions, shown: Result) -> bool:

@@ -12,8 +12,8 @@ from typing import Any
 
 from agentlib.offline.playbook import fileplays
 from agentlib.offline.playbook.actions import Act, Actions, failed, quote, tr
+from agentlib.offline.playbook.lexicon import RUNNERS
 from agentlib.offline.playbook.plays import Play
-from agentlib.offline.playbook.words import RUNNERS
 
 
 def mkdir(act: Actions, zh: bool, paths: list[str], files: int) -> Play:
@@ -97,6 +97,21 @@ def create(act: Actions, zh: bool, paths: list[str], **what: Any) -> Play:
             )
         )
     content = what["content"]
+    kept = []
+    if not content and act.has("bash"):  # an empty file never replaces one that is there
+        listed = " ".join(map(shlex.quote, paths))
+        there = yield Act(
+            [act.run(f'for f in {listed}; do [ -e "$f" ] && echo "$f"; done; true')],
+            tr(zh, "First I'll check which of them exist.", "我先看看哪些已经存在。"),
+        )
+        kept = [p for p in paths if p in there.text.split("\n")]
+        paths = [p for p in paths if p not in kept]
+        if not paths:
+            return tr(
+                zh,
+                f"{', '.join(kept)} already exists, so I left it as it is.",
+                f"{'、'.join(kept)} 已经存在，所以我没有动它。",
+            )
     names = ", ".join(paths)
     results = yield Act(
         [act.write(path, content) for path in paths],
@@ -110,10 +125,15 @@ def create(act: Actions, zh: bool, paths: list[str], **what: Any) -> Play:
         ) + quote("\n".join(bad))
     said = "\n".join(r.text for r in results)
     if not content:
+        left = tr(
+            zh,
+            f" {', '.join(kept)} already existed: left as it is.",
+            f"{'、'.join(kept)} 已经存在，没有动它。",
+        )
         return tr(
             zh,
-            f"Created {names} (empty). The tool said:",
-            f"已创建 {names}（空文件）。工具输出：",
+            f"Created {names} (empty).{left if kept else ''} The tool said:",
+            f"已创建 {names}（空文件）。{left if kept else ''}工具输出：",
         ) + quote(said)
     return tr(
         zh,
@@ -214,7 +234,12 @@ def _function_file(
 def append(act: Actions, zh: bool, path: str, text: str) -> Play:
     """Add a line at the end of a file (starting a new line if the file does not end with one)."""
     target = shlex.quote(path)
-    command = f"[ -s {target} ] && [ -n \"$(tail -c1 {target})\" ] && echo >> {target}; printf '%s\\n' {shlex.quote(text)} >> {target} && tail -n 3 {target}"
+    # the file must be there: appending to a name that names nothing would create it
+    command = (
+        f'[ -f {target} ] || {{ echo "error: {path} does not exist"; exit 1; }}; '
+        f'[ -s {target} ] && [ -n "$(tail -c1 {target})" ] && echo >> {target}; '
+        f"printf '%s\\n' {shlex.quote(text)} >> {target} && tail -n 3 {target}"
+    )
     out = yield Act(
         [act.run(command)],
         tr(zh, f"I'll append the line to {path}.", f"我来在 {path} 末尾追加这一行。"),

@@ -1,0 +1,215 @@
+"""A clause's items and its typed slots: names, numbers, kinds of file, folders and literal text.
+
+Each frame (frames.py, writeframes.py) takes from a Clause the items its slots need; an item
+taken is used, and whatever content word no slot used is left over. Literal text is taken as
+typed between the slot markers (spaces kept), and never when it reads as a description.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+
+from agentlib.offline.playbook.lexicon import DESCRIBING, NOT_LITERAL
+from agentlib.offline.playbook.reader import CJK, Item, Part
+
+IT = "\x00it"  # the file the previous part (or the previous prompt) was about
+Change = Callable[[Part], bool]
+MUTATING = {"create", "mkdir", "append", "replace", "move", "copy", "delete", "delete_ext"}
+MUTATING |= {"docstring", "delete_except"}
+EXT_PATH = re.compile(r"\.[A-Za-z0-9]{1,8}")
+
+
+class Clause:
+    """The items of one clause, and which of them a slot has used."""
+
+    def __init__(self, items: list[Item], text: str, quoted: list[str]) -> None:
+        self.items, self.text, self.quoted = items, text, quoted
+
+    def find(self, role: str, *values: str) -> Item | None:
+        return next((i for i in self.items if not i.used and i.is_(role, *values)), None)
+
+    def take(self, role: str, *values: str) -> Item | None:
+        found = self.find(role, *values)
+        if found:
+            found.used = True
+        return found
+
+    def take_all(self, role: str, *values: str) -> list[Item]:
+        found = [i for i in self.items if not i.used and i.is_(role, *values)]
+        for i in found:
+            i.used = True
+        return found
+
+    def drop(self, *specs: str) -> None:
+        """Use up every item of these kinds ('noun.file', 'here'): words the frame has read."""
+        for spec in specs:
+            role, _, value = spec.partition(".")
+            self.take_all(role, *([value] if value else []))
+
+    def has(self, role: str, *values: str) -> bool:
+        return any(i.is_(role, *values) for i in self.items)
+
+    def left(self) -> list[Item]:
+        return [i for i in self.items if not i.used and i.role not in ("stop", "op")]
+
+    def unquote(self, value: str, full: bool = False) -> str:
+        """The text a quote marker stands for; ``full`` keeps the quote marks (inside other text)."""
+
+        def found(m: re.Match) -> str:
+            text = self.quoted[int(m[1])]
+            return getattr(text, "full", text) if full else text
+
+        return re.sub("\ue000(\\d+)\ue000", found, value)
+
+    def paths(self, ext_only: bool = False) -> list[Item]:
+        found = [i for i in self.items if not i.used and i.role in ("path", "quote")]
+        if ext_only:
+            found = [i for i in found if not EXT_PATH.fullmatch(i.value)]
+        return [i for i in found if i.role == "path" or _pathlike(self.unquote(i.value))]
+
+    def take_paths(self) -> list[str]:
+        """Every name left, with the 'and' or comma between two of them."""
+        found = []
+        while (path := self.take_path(join=True)) is not None:
+            found.append(path)
+        return found
+
+    def take_path(self, join: bool = False) -> str | None:
+        found = self.paths(ext_only=True)
+        if not found:
+            return None
+        found[0].used = True
+        at = self.items.index(found[0])
+        for near in self.items[max(0, at - 1) : at] + self.items[at + 1 : at + 2]:
+            if near.is_("mark", "in"):
+                near.used = True
+        joined = self.items[at + 1 : at + 3]  # 'a.txt and b.txt', 'a.txt、b.txt'
+        if (
+            join
+            and len(joined) == 2
+            and joined[0].text.lower() in ("and", "和", "与", "及", "、", ",", "，")
+        ):
+            if joined[1].role in ("path", "quote") and not joined[1].used:
+                joined[0].used = True
+        return self.unquote(found[0].value)
+
+    def literal(
+        self, after: Item | None = None, before: Item | None = None, content: bool = False
+    ) -> str | None:
+        """The unused words between two items, as typed: a quote exactly, else plain words.
+
+        Content to write must not open with 'a'/'the'/'my' unless quoted: that describes it.
+        """
+        lo = self.items.index(after) + 1 if after else 0
+        hi = self.items.index(before) if before else len(self.items)
+        span = [i for i in self.items[lo:hi] if not i.used]
+        nxt = {id(a): b for a, b in itertools.pairwise(self.items)}
+        opening = [i for i in span if i.role != "op" and not nxt.get(id(i), i).used][:1]
+        quote = [i for i in span if i.role not in ("stop", "op")]
+        quote = len(quote) == 1 and quote[0].role == "quote"
+        if content and opening and opening[0].text.lower() in DESCRIBING and not quote:
+            return None
+        edge = lambda i: (i.role in ("stop", "op") and i.text not in "#)]}") or i.text in ("-",)  # noqa: E731
+        while len(span) > 1 and edge(span[0]):
+            span[0].used, span = True, span[1:]
+        while len(span) > 1 and (
+            edge(span[-1]) or (span[-1].role == "op" and span[-1].text in "?？!！.")
+        ):
+            span[-1].used, span = True, span[:-1]
+        if not span or any(
+            i.used for i in self.items[self.items.index(span[0]) : self.items.index(span[-1])]
+        ):
+            return None
+        touching = [
+            i
+            for i in self.items[lo:hi]
+            if i.used
+            and len(i.text) == 1
+            and CJK.match(i.text)
+            and (i.end == span[0].start or i.start == span[-1].end)
+        ]
+        if touching:
+            return None  # '完成': a one-character marker glued to the text may be part of a word
+        quotes = [i for i in span if i.role == "quote"]
+        if len(quotes) == 1 and all(
+            i.role in ("stop", "op", "mark") for i in span if i is not quotes[0]
+        ):
+            span = quotes  # "add 'requests' as a new line": the quote, and words around it
+        words = self.text[span[0].start : span[-1].end]
+        if len(span) == 1 and span[0].role == "quote":
+            words = self.unquote(span[0].value)
+        elif re.search(NOT_LITERAL["hedge"], words, re.I) or len(words.split()) > 12:
+            return None
+        for i in self.items[lo:hi] if quotes and span == quotes else span:
+            i.used = i.used or i.role in ("stop", "op", "mark") or i in span
+        return words if len(span) == 1 and span[0].role == "quote" else self.unquote(words, True)
+
+
+def _pathlike(text: str) -> bool:
+    return bool(re.fullmatch(r"[\w./-]+", text)) and ("." in text or "/" in text)
+
+
+def _plain(c: Clause, text: str | None, kind: str) -> str | None:
+    """Literal text that does not read as a description of what to write (quoted text always is)."""
+    if text is None or "\ue000" in text:
+        return None
+    if text in c.quoted:
+        return text
+    return None if re.search(NOT_LITERAL[kind], text, re.I) else text
+
+
+def _quoted(item_text: str) -> bool:
+    return bool(re.fullmatch("\\s*\ue000\\d+\ue000\\s*", item_text))
+
+
+def _number(c: Clause) -> int | None:
+    found = c.take("num")
+    return int(float(found.value)) if found else None
+
+
+def _exts(c: Clause) -> list[str]:
+    """Kinds of file: 'python', or '.txt' next to 'files' ('.git folder' is a name, not a kind)."""
+    found = [i.value for i in c.take_all("ext")]
+    words = [i for i in c.items if i.role != "stop"]
+    for n, i in enumerate(words):
+        near = words[max(0, n - 1) : n] + words[n + 1 : n + 2]
+        if i.used or i.role != "path" or not EXT_PATH.fullmatch(i.value):
+            continue
+        if any(x.is_("noun", "file") for x in near) or (
+            c.find("noun", "file") is None and not any(x.is_("noun", "folder") for x in near)
+        ):
+            i.used = True
+            found.append(i.value[1:].lower())
+    return found
+
+
+def _folder(c: Clause) -> str | None:
+    """A folder named next to a folder word ('the docs folder', 'docs 文件夹', 'in src/')."""
+    noun = c.find("noun", "folder")
+    if noun:
+        at = c.items.index(noun)
+        for near in (c.items[at - 1 : at], c.items[at + 1 : at + 2]):
+            if near and not near[0].used and near[0].role in ("word", "path", "quote", "verb"):
+                noun.used = near[0].used = True
+                return c.unquote(near[0].text).rstrip("/")
+    for i in c.items:
+        if not i.used and i.role == "path" and i.value.endswith("/"):
+            i.used = True
+            return i.value.rstrip("/")
+    return None
+
+
+def _bare_folder(c: Clause) -> str | None:
+    """A plain word right after 'in' (or right before '里'), when it is the only one."""
+    pairs = list(itertools.pairwise(c.items))
+    found = [b for a, b in pairs if a.is_("mark", "in") and a.text.isascii() and b.role == "word"]
+    found += [
+        a for a, b in pairs if b.is_("mark", "in") and not b.text.isascii() and a.role == "word"
+    ]
+    found = [i for i in found if not i.used]
+    if len(found) != 1:
+        return None
+    found[0].used = True
+    return found[0].value

@@ -1,0 +1,396 @@
+"""build(clauses): each clause to a frame, then the compositions: two tasks, a filter, a correction, 'it'.
+
+A clause is read by the first intent whose slots it fills, or changes the part before it (a
+printed text, a name, "but don't run it"). "except"/"不要"/"除了" filter the part they belong to; a
+correction ("actually no", "不对") replaces the part before or one of its names; "it" is the
+last file named, in this prompt or an earlier one. The request is done only when every
+content word of every clause was used: otherwise the leftover words are what it names.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from agentlib.offline.playbook import frames, writeframes
+from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause, _exts, _folder
+from agentlib.offline.playbook.lexicon import RUNNERS, SHELL
+from agentlib.offline.playbook.reader import Item, Part
+from agentlib.offline.playbook.writeframes import _content
+
+FILTERED = {"list", "search", "count"}
+# when a clause has several verbs, the most specific one says what it is
+PRIORITY = ["count", "search", "define", "rename", "replace", "append", "move", "copy", "delete"]
+PRIORITY += ["run", "create", "add", "show", "list", "find", "tell", "calc"]
+FLAGS = ("guard", "norun", "verify", "report")
+WHEN = {"run", "create", "show", "delete", "append"}  # the parts a condition can guard
+
+
+def _set(key: str, value: object, kinds: tuple[str, ...]) -> Change:
+    def change(part: Part) -> bool:
+        if part.kind not in kinds:
+            return False
+        part.params[key] = value
+        return True
+
+    return change
+
+
+def modifier(c: Clause, parts: list[Part]) -> Change | Part | None:
+    """A clause that only adds to the part before it."""
+    if c.find("verb") is None and not c.paths() and parts and parts[-1].kind == "create":
+        c.drop("mark.it")
+        what = _content(c)
+        if what is not None:
+            return lambda part: part.kind == "create" and _fill(part, what)
+    return None
+
+
+def _fill(part: Part, what: dict) -> bool:
+    p = part.params
+    if len(p["paths"]) != 1 or (p.get("content") != "" and "prints" not in what):
+        return False
+    p.pop("content", None)
+    p.update(what)
+    if "prints" in what and p["paths"][0].rpartition(".")[2].lower() not in RUNNERS:
+        return False
+    return True
+
+
+def renamed(c: Clause, parts: list[Part]) -> Change | None:
+    """'call it ideas.md', '命名为 x.py', '应该是 b.txt': a new name for the part before."""
+    if c.find("verb", "create", "delete", "run", "show", "list", "copy", "move"):
+        return None
+    marker = c.take("mark", "name") or c.take("mark", "should") or c.take("verb", "rename")
+    c.drop("mark.to", "noun.file", "mark.it")
+    path = c.take_path()
+    if not (marker and path) or not parts:
+        return None
+
+    def change(part: Part) -> bool:
+        p = part.params
+        if part.kind == "copy" and p.get("dest") is None:
+            p["dest"] = path
+        elif "paths" in p and len(p["paths"]) == 1:
+            p["paths"] = [path]
+        elif "path" in p:
+            p["path"] = path
+        else:
+            return False
+        return True
+
+    return change
+
+
+def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
+    """The frame of one clause: the first intent whose slots it fills."""
+    words = c.left()
+    if words and words[0].role == "word" and words[0].value.lower() in SHELL:
+        return writeframes.run(c, parts)  # 'echo hello', 'python3 square.py 5'
+    for read in (modifier, frames.chat, frames.math, frames.fact):
+        if (made := read(c, parts)) is not None:
+            return made
+    verbs = sorted({i.value for i in c.items if i.role == "verb"}, key=PRIORITY.index)
+    if parts and (c.find("mark", "name") or c.find("mark", "should") or verbs == ["rename"]):
+        if (made := renamed(c, parts)) is not None:
+            return made
+    if c.find("noun", "docstring"):
+        return docstring(c, parts)
+    if c.find("mark", "term") and set(verbs) <= {"find", "show", "list", "search", "tell"}:
+        return frames.search(c, parts)  # 'find the word bank in notes.txt'
+    if c.find("mark", "exists") and not verbs and c.paths(ext_only=True):
+        c.take_all("mark", "exists")  # 'is there a file called setup.py?', 'does main.py exist?'
+        c.drop("mark.name")
+        return frames.find_name(c)
+    if "count" in verbs:
+        return frames.count(c, parts)
+    if "search" in verbs or "define" in verbs:
+        return frames.search(c, parts)
+    for read in (frames.git, frames.pick, frames.total, writeframes.files_into_folder):
+        if (made := read(c, parts)) is not None:
+            return made
+    printed = c.find("verb", "show")
+    named = c.paths(ext_only=True)
+    if (
+        printed
+        and named
+        and printed.text.lower() in ("print", "output", "prints", "outputs")
+        and not c.find("verb", "create")
+    ):
+        if c.items.index(printed) > c.items.index(named[0]):  # 'what does a.py print?'
+            printed.used = True
+            return writeframes.run(c, parts)
+    first = verbs[0] if verbs else None
+    bare = all(i.role in ("verb", "stop", "op") or i.is_("mark", "then") for i in c.left())
+    if first in ("show", "tell") and (c.paths(ext_only=True) or c.find("mark", "it") or bare):
+        return frames.show(c, parts)
+    if first in ("show", "list", "find", "tell") or (
+        first is None and (c.find("noun", "file") or c.find("noun", "folder") or c.find("here"))
+    ):
+        return frames.listing(c, parts)
+    if first in ("add", "create") and (
+        c.find("mark", "end") or (c.find("mark", "to") and first == "add")
+    ):
+        return writeframes.append(c, parts)
+    if first == "rename" and (c.find("mark", "in") or len(c.paths(ext_only=True)) < 2):
+        return writeframes.replace(c, parts)
+    handler = {
+        "create": writeframes.create, "add": writeframes.create, "append": writeframes.append,
+        "replace": writeframes.replace, "rename": writeframes.transfer,
+        "move": writeframes.transfer, "copy": writeframes.transfer, "run": writeframes.run,
+    }.get(first)  # fmt: skip
+    if handler:
+        return handler(c, parts)
+    if first == "delete":
+        return writeframes.delete(c, parts)
+    if c.find("mark", "should"):
+        return writeframes.replace(c, parts)
+    if c.paths(ext_only=True) and (c.find("mark", "in") or c.find("noun", "content")):
+        return frames.show(c, parts)  # "what's inside notes.txt?"
+    return renamed(c, parts)
+
+
+def docstring(c: Clause, parts: list[Part]) -> Part | Change | None:
+    path = c.take_path()
+    for role, value in (
+        ("noun", "docstring"),
+        ("noun", "function"),
+        ("mark", "to"),
+        ("mark", "in"),
+    ):
+        c.take_all(role, value)
+    c.drop("verb.replace", "verb.add", "verb.create")
+    if path:
+        return Part("docstring", {"path": path})
+
+    def change(part: Part) -> bool:  # '编辑 greet.py，给函数加上文档字符串'
+        if part.kind != "replace" or part.params.get("old") is not None:
+            return False
+        part.kind, part.params = "docstring", {"path": part.params["path"]}
+        return True
+
+    return change
+
+
+def _exclusion(c: Clause) -> dict | None:
+    """Cut 'except X' off the clause: the extensions, names or folders it leaves out."""
+    marker = c.find("mark", "except")
+    if marker is None:
+        return None
+    marker.used = True
+    at = c.items.index(marker)
+    tail = Clause(c.items[at + 1 :], c.text, c.quoted)
+    c.items = [*c.items[:at], Item("stop", "", 0, 0, "")]
+    exts = _exts(tail)
+    names = []
+    while path := tail.take_path():
+        names.append(path)
+    folder = _folder(tail)
+    bare = [i for i in tail.items if i.role == "word" and not i.used]
+    if folder is None and len(bare) == 1 and tail.take_all("mark", "in"):
+        folder, bare[0].used = bare[0].value, True  # 'but not in tests'
+    tail.drop("noun.file", "noun.folder")
+    if tail.left() or not (exts or names or folder):
+        return {"bad": " ".join(i.text for i in tail.left()) or marker.text}
+    return {"not_ext": exts, "skip": names + ([folder] if folder else [])}
+
+
+def _flag(part: Part, flags: set[str]) -> bool:
+    """'but don't run it', 'to verify the edit worked', 'and tell me if the tests pass'."""
+    if "norun" in flags:
+        if part.kind != "create" or "prints" not in part.params:
+            return False
+        part.params["run"] = False
+    if "verify" in flags:
+        if part.kind != "show":
+            return False
+        part.params["verify"] = True
+    return "report" not in flags or part.kind == "run"
+
+
+def _filter(part: Part, rule: dict) -> bool:
+    p = part.params
+    if part.kind in FILTERED:
+        if rule["not_ext"]:
+            p["not_ext"] = rule["not_ext"]
+        p["skip"] = p.get("skip", []) + rule["skip"]
+        p["recursive"] = True
+        return True
+    return False
+
+
+NEGATIVE = ("n't", "not", "missing", "不", "没")
+
+
+def _condition(c: Clause) -> tuple[str, bool] | str | None:
+    """Cut 'if there's a setup.py' / '如果 hello.txt 不存在' off the clause: (path, exists).
+
+    "otherwise (just) tell me" is what it does anyway when a condition fails: it is taken as
+    read. Returns "else" for such a clause, None when there is no condition.
+    """
+    marks = [i for i in c.items if i.is_("mark", "if")]
+    if not marks:
+        return None
+    if marks[0].text.lower() in ("otherwise", "else", "or else", "否则") or (
+        c.items[0].is_("mark", "exists") and c.items[0].text in ("没有",)
+    ):
+        for i in c.items:
+            if i.role in ("mark", "verb", "stop") and i.value in ("if", "exists", "tell", ""):
+                i.used = True
+        return "else" if not c.left() else None
+    first = marks[0]
+    at = c.items.index(first)
+    if at == 0 or first.text in ("如果", "要是", "假如"):  # 'if A, B' / '如果 A 就 B'
+        end = c.items.index(marks[1]) if len(marks) > 1 else len(c.items)
+        span = c.items[at:end]
+    else:  # 'B, but only if A'
+        span = c.items[at:]
+    for i in marks:
+        i.used = True
+    cond = Clause(span, c.text, c.quoted)
+    path = cond.take_path() or (IT if cond.take("mark", "it") else None)
+    exists = cond.take_all("mark", "exists")
+    cond.drop("noun.file")
+    if path is None or cond.left():
+        return None
+    wanted = not any(any(n in e.text.lower() for n in NEGATIVE) for e in exists)
+    return path, wanted
+
+
+def build(
+    clauses: list[list[Item]], text: str, quoted: list[str], earlier
+) -> tuple[list[Part], str | None]:
+    parts: list[Part] = []
+    correcting, pending, when = False, None, None
+    for items in clauses:
+        c = Clause(items, text, quoted)
+        if c.take_all("mark", "correct"):
+            correcting = True
+        cond = _condition(c)
+        if cond == "else" and parts and parts[-1].when:
+            continue
+        if isinstance(cond, tuple):
+            after = any(i.text.lower() == "only if" for i in items) or not c.items[0].is_(
+                "mark", "if"
+            )
+            if not c.left() and after and parts and parts[-1].kind in WHEN and not parts[-1].when:
+                parts[-1].when = cond  # 'create hello.txt, but only if it doesn't exist'
+                continue
+            when = cond
+            if not c.left():
+                continue  # 'if there's a setup.py,': the part it guards comes next
+            if c.find("verb", "create") and not c.paths():
+                c.items.append(Item("mark", "it", items[-1].end, items[-1].end, ""))  # '就创建一个'
+        elif c.find("mark", "if"):
+            return parts, " ".join(i.text for i in c.left())
+        rule = _exclusion(c)
+        if rule and "bad" in rule:
+            return parts, rule["bad"]
+        if rule and not c.left():
+            if parts and _filter(parts[-1], rule):
+                continue  # '列出所有文件，但是不要 .pyc 文件': the filter of the part before
+            pending = rule  # '除了 keep.txt，其他文件全部删掉': the filter comes first
+            continue
+        flags = {flag for flag in FLAGS if c.take_all("mark", flag)}
+        if flags and not c.left():
+            if not parts or not _flag(parts[-1], flags):
+                return parts, c.unquote(text[items[0].start : items[-1].end])
+            parts += [Part("guard", {})] if "guard" in flags else []
+            continue
+        rule = rule or pending
+        if not c.left() and correcting:
+            continue  # 'actually no,' on its own: the correction is in the next clause
+        made = (
+            writeframes.delete(c, parts, (rule or {}).get("skip", []))
+            if rule and c.find("verb", "delete")
+            else intent(c, parts)
+        )
+        left = c.left()
+        if made is None or left:
+            words = "".join(
+                (" " if n and left[n - 1].end != i.start else "") + i.text
+                for n, i in enumerate(left)
+            )
+            return parts, c.unquote(words) or c.unquote(text[items[0].start : items[-1].end])
+        new = []
+        if callable(made):
+            if not parts or not made(parts[-1]):
+                return parts, c.unquote(text[items[0].start : items[-1].end])
+        else:
+            new = made if isinstance(made, list) else [made]
+            for part in new:
+                part.clause = c.unquote(text[items[0].start : items[-1].end])
+            if correcting and parts and new[0].kind == parts[-1].kind:
+                old = parts.pop()
+                if IT in (new[0].params.get("paths") or [new[0].params.get("path")]):
+                    new[0].params = {
+                        **old.params,
+                        **{k: v for k, v in new[0].params.items() if k not in ("path", "paths")},
+                    }
+            parts += new
+        if rule and parts and parts[-1].kind != "delete_except" and not _filter(parts[-1], rule):
+            return parts, "except"
+        if flags and not _flag(parts[-1], flags):
+            return parts, c.unquote(text[items[0].start : items[-1].end])
+        parts += [Part("guard", {})] if "guard" in flags else []
+        if when:
+            if len(new if not callable(made) else [parts[-1]]) != 1 or parts[-1].kind not in WHEN:
+                return parts, "if"
+            parts[-1].when, when = when, None
+        correcting, pending = False, None
+    if when:
+        return parts, "if"
+    return parts, _check(parts, earlier)
+
+
+def _names(part: Part) -> list[str]:
+    p = part.params
+    return [n for n in [p.get("path"), p.get("src"), p.get("dest"), *p.get("paths", [])] if n]
+
+
+def _check(parts: list[Part], earlier) -> str | None:
+    """Resolve 'it'; refuse names outside the workspace and guards that another part breaks."""
+    if not parts:
+        return "(an empty request)"
+    last = None
+    for part in parts:
+        if part.when:
+            main = _names(part)[:1] or [IT]
+            if part.when[0] == IT:
+                part.when = (main[0], part.when[1])
+            last = part.when[0]
+        for key in ("path", "src"):
+            if part.params.get(key) == IT:
+                part.params[key] = last = last or _last_named(earlier)
+                if last is None:
+                    return "it (no file was named before)"
+        if IT in part.params.get("paths", []):
+            part.params["paths"] = [last or _last_named(earlier)]
+            if part.params["paths"] == [None]:
+                return "it (no file was named before)"
+        if part.kind == "copy" and not part.params.get("dest"):
+            return "copy to where"
+        if part.kind == "replace" and part.params.get("old") is None:
+            return part.clause or "what to change"
+        names = [n for n in _names(part) if n != IT]
+        if any(n.startswith(("/", "~")) or ".." in n.split("/") for n in names):
+            return names[0]
+        last = (names or [last])[-1] if part.kind != "move" else part.params["dest"]
+    for before, after in itertools.pairwise(parts):
+        if after.kind == "run" and before.kind == "create" and before.params.get("run"):
+            if after.params.get("path") == before.params["paths"][0] and not after.params.get(
+                "args"
+            ):
+                parts.remove(after)  # 'create hello.py that prints hi and run it': it runs once
+    if any(p.kind == "guard" for p in parts) and any(p.kind in MUTATING for p in parts):
+        return "don't change anything"
+    return None
+
+
+def _last_named(earlier) -> str | None:
+    from agentlib.offline.playbook.reader import read
+
+    for prompt in reversed(list(earlier)):
+        names = [n for part in read(prompt).parts for n in _names(part) if n != IT]
+        if names:
+            return names[-1]
+    return None

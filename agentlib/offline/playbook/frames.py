@@ -1,0 +1,319 @@
+"""Frames that look, count or talk: each reads its typed slots from a Clause, or gives None.
+
+A frame is a Part (show, list, count, search, git, math, chat...) or a Change to the part
+before it. Frames that change files or run them are in writeframes.py; compose.py picks the
+frame for each clause and puts the parts together.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import operator
+import re
+
+from agentlib.offline.playbook.clause import (
+    EXT_PATH,
+    IT,
+    Clause,
+    _bare_folder,
+    _exts,
+    _folder,
+    _number,
+)
+from agentlib.offline.playbook.lexicon import MATH
+from agentlib.offline.playbook.reader import Part
+
+
+def chat(c: Clause, parts: list[Part]) -> Part | None:
+    found = [i for i in c.items if i.role == "chat"]
+    if not found or c.find("verb") or c.paths():
+        return None  # 'create a.txt with hello in it': the word is content here
+    if any(i.role != "chat" for i in c.left()):
+        if found[0] is c.left()[0] and found[0].value != "about":
+            found[0].used = True  # 'hey, what files do I have?': a greeting before the task
+        return None
+    for i in found:
+        i.used = True
+    return Part("chat", {"about": found[0].value})
+
+
+OPERATORS = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.Pow: operator.pow, ast.Mod: operator.mod,
+    ast.USub: operator.neg, ast.UAdd: operator.pos,
+}  # fmt: skip
+
+
+def _evaluate(node: ast.AST) -> float:
+    """Arithmetic only, with small powers: anything else raises ValueError."""
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return node.value
+    if isinstance(node, ast.BinOp) and type(node.op) in OPERATORS:
+        left, right = _evaluate(node.left), _evaluate(node.right)
+        if isinstance(node.op, ast.Pow) and (abs(right) > 64 or abs(left) > 10**6):
+            raise ValueError("power too large")
+        return OPERATORS[type(node.op)](left, right)
+    if isinstance(node, ast.UnaryOp) and type(node.op) in OPERATORS:
+        return OPERATORS[type(node.op)](_evaluate(node.operand))
+    raise ValueError("not arithmetic")
+
+
+def math(c: Clause, parts: list[Part]) -> Part | None:
+    signs = [
+        i
+        for i in c.items
+        if i.role == "num"
+        or i.text.lower() in MATH
+        or (i.role == "op" and i.value in ("+", "-", "*", "/", "(", ")", "^", "**"))
+    ]
+    if sum(i.role == "num" for i in signs) < 2 or len(signs) < 3:
+        return None
+    expr = " ".join(MATH.get(i.text.lower(), i.value).replace("^", "**") for i in signs)
+    try:
+        value = _evaluate(ast.parse(expr, mode="eval").body)
+    except (SyntaxError, ValueError, ZeroDivisionError, OverflowError, RecursionError):
+        return None
+    for i in signs:
+        i.used = True
+    c.drop("verb.calc", "verb.count", "verb.add")
+    if isinstance(value, float):
+        value = int(value) if value.is_integer() and abs(value) < 1e15 else float(f"{value:.12g}")
+    return Part("math", {"expr": expr, "value": value})
+
+
+def fact(c: Clause, parts: list[Part]) -> Part | None:
+    found = c.take("fact")
+    if found:
+        c.drop("verb.tell", "verb.show", "verb.run")
+    return Part("run", {"command": found.value}) if found else None
+
+
+GIT = {"branch": "branch", "status": "status", "log": "log", "commit": "last"}
+
+
+def git(c: Clause, parts: list[Part]) -> Part | None:
+    nouns = [i for i in c.items if i.role == "noun" and i.value in GIT and not i.used]
+    if not nouns or c.paths():
+        return None
+    what = GIT[nouns[0].value]
+    explicit = re.search(
+        r"last|latest|recent|message|最近|最后|上一次|最新|信息",
+        " ".join(i.text.lower() for i in nouns + c.left()),
+    )
+    if what == "last" and not (explicit or c.find("verb", "show", "tell")):
+        return None  # 'git commit' asks to commit, not to show the last commit
+    for i in nouns:
+        i.used = True
+    n = _number(c) or 10
+    if what == "last" and c.find("noun", "log"):
+        what = "log"
+    c.drop("here")
+    for role in ("noun", "verb", "mark"):
+        for value in {
+            "noun": ("git", "log"),
+            "verb": ("show", "list", "tell", "find"),
+            "mark": ("in", "last"),
+        }[role]:
+            c.take_all(role, value)
+    return Part("git", {"what": what, "n": n})
+
+
+def pick(c: Clause, parts: list[Part]) -> Part | None:
+    found = next((i for i in c.items if i.role == "adj" and i.value != "hidden"), None)
+    if found:
+        found.used = True
+    empty = c.find("mark", "empty") if not c.has("verb", "create") else None
+    if not found and not (empty and not c.paths()):
+        return None
+    if empty:
+        empty.used = True
+    c.drop("noun.file", "here", "verb.show", "verb.find", "verb.list", "verb.tell", "mark.in")
+    by = "empty" if empty else found.value
+    return Part("pick", {"by": by})
+
+
+def total(c: Clause, parts: list[Part]) -> Part | None:
+    if not c.find("noun", "sum"):
+        return None
+    path = c.take_path()
+    if not path:
+        return None
+    c.drop("noun.sum", "noun.numbers", "noun.content", "verb.calc", "verb.count", "verb.tell")
+    return Part("sum", {"path": path})
+
+
+def show(c: Clause, parts: list[Part]) -> Part | None:
+    path = c.take_path() or (IT if c.take("mark", "it") else None)
+    if path is None and all(i.role in ("verb", "stop", "op", "mark") for i in c.left()):
+        path = IT  # '再看一下', 'show it again': the file of the last turn
+    if path is None:
+        return None
+    params: dict = {"path": path}
+    line = c.find("noun", "line")
+    for other in c.items[c.items.index(line) + 1 :] if line else []:
+        if other.is_("noun", "line"):
+            other.used = True  # 'from line 2 to line 4'
+    if line:
+        at = c.items.index(line)
+        end = c.take("mark", "first", "last")
+        nums = [i for i in c.items[max(0, at - 3) : at + 6] if i.role == "num" and not i.used]
+        for i in nums:
+            i.used = True
+        line.used = True
+        values = [int(float(i.value)) for i in nums]
+        c.drop("mark.nth", "mark.range", "mark.to")
+        if end:
+            count = (
+                values[0]
+                if values
+                else (10 if line.text.lower().endswith("s") or line.text in ("几行",) else 1)
+            )
+            params["head" if end.value == "first" else "tail"] = count
+        elif len(values) == 2:
+            params["lines"] = sorted(values)
+        elif len(values) == 1:
+            params["lines"] = [values[0], values[0]]
+        else:
+            return None
+    c.drop("noun.file", "noun.content", "mark.in", "verb.show", "verb.tell")
+    return Part("show", params)
+
+
+def listing(c: Clause, parts: list[Part]) -> Part | None:
+    """List files (by kind, folder, name), or the lines of one file that hold a word."""
+    verb = c.take("verb", "list", "find", "show")
+    exts = _exts(c)
+    folder = _folder(c)
+    if verb and verb.value in ("find", "list", "show") and (named := c.paths(ext_only=True)):
+        name = c.take_path()
+        c.drop("noun.file", "mark.name", "here")
+        finds = c.take_all("verb", "find") + ([verb] if verb.value == "find" else [])
+        if any(i.role == "noun" for i in c.left()):
+            return None  # 'list all functions in utils.py': a kind of thing, not a word to find
+        term = c.literal()
+        if term and not EXT_PATH.search(name.rpartition("/")[2]):
+            return None
+        if term and not finds:  # 'list the TODOs in notes.txt': the lines that hold the word
+            return Part("show", {"path": name, "grep": term})
+        if term or not finds or len(named) != 1:
+            return None
+        return _by_name(name)
+    if not (c.take_all("noun", "file") or exts or verb or folder or c.find("here")):
+        return None
+    if folder is None:  # 'list the files in src', '列出 docs 里的文件': a folder, or none there
+        folder = _bare_folder(c)
+    c.drop("here", "mark.in", "noun.folder")
+    c.take_all("mark", "exists")  # 'are there any python files?'
+    hidden = c.take("adj", "hidden")
+    if hidden:  # 'hidden files' are only those; 'files, hidden ones too' are all of them
+        after = c.items[c.items.index(hidden) + 1 : c.items.index(hidden) + 2]
+        hidden = "only" if after and after[0].is_("noun", "file") else "also"
+    params = {
+        "folder": folder,
+        "ext": exts or None,
+        "hidden": hidden or "no",
+        "recursive": bool(exts),
+        "skip": [],
+    }
+    return Part("list", params)
+
+
+def _by_name(name: str) -> Part:
+    base = {"folder": None, "ext": None, "hidden": "also", "recursive": True, "skip": []}
+    return Part("list", {**base, "name": name})
+
+
+def find_name(c: Clause) -> Part | None:
+    """'is there a file called setup.py?': look for it by name, anywhere below the root."""
+    c.drop("noun.file", "here")
+    name = c.take_path()
+    return _by_name(name) if name else None
+
+
+def count(c: Clause, parts: list[Part]) -> Part | None:
+    unit = "lines" if c.take("noun", "line") else "words" if c.take("noun", "word") else None
+    asked = c.take_all("noun", "times") + c.take_all("mark", "term") + c.take_all("verb", "count")
+    asked = [i for i in asked if i.value != "count" or i.text in ("几次", "多少次")]
+    c.drop("verb.search")
+    paths = c.take_paths()
+    if c.find("mark", "it") and not paths:
+        c.take("mark", "it")
+        paths = [IT]
+    c.take_all("mark", "exists")  # 'how many markdown files are there'
+    if unit and not paths:
+        return None  # 'count the lines in all python files': not one file it can name
+    if paths and unit:
+        c.drop("mark.in")
+        return Part("count", {"unit": unit, "paths": paths})
+    if paths and len(paths) == 1:
+        c.drop("mark.in", "noun.file")
+        if any(i.role == "noun" for i in c.left()):
+            return None  # 'how many functions are in utils.py': not a word to count
+        quoted = [i.role for i in c.left()] == ["quote"]
+        term = c.literal()
+        if not term or len(term.split()) > 3:
+            return None
+        if re.fullmatch(r"[A-Za-z]{3,}s", term) and not term.endswith("ss"):
+            term = term[:-1]  # 'how many TODOs': each TODO
+        if not (asked or quoted or term.isupper()):
+            return None  # 'how many characters are in a.txt': a unit it cannot count
+        return Part("count", {"unit": "matches", "paths": paths, "term": term})
+    exts = _exts(c)
+    folder = _folder(c) or _bare_folder(c)
+    if not c.take_all("noun", "file") and not exts:
+        return None
+    c.drop("here", "mark.in")
+    return Part("count", {"unit": "files", "ext": exts or None, "folder": folder})
+
+
+def search(c: Clause, parts: list[Part]) -> Part | None:
+    verbs = c.take_all("verb", "search", "define")
+    first = next((i for i in c.items if i.role != "stop"), None)
+    if first and first.is_("verb", "find", "list", "show", "tell"):
+        first.used = True
+    defined = any(v.value == "define" for v in verbs)
+    imports = any(
+        v.text.lower().startswith("import") or v.text.startswith(("导入", "引入")) for v in verbs
+    )
+    exts = _exts(c)
+    folder = _folder(c)
+    inside = c.take_path() if not exts and not folder else None
+    c.drop(
+        "noun.file",
+        "noun.library",
+        "noun.function",
+        "mark.term",
+        "here",
+        "mark.in",
+        "mark.in_it",
+        "mark.it",
+    )
+    term_items = c.left()
+    nxt = {id(a): b for a, b in itertools.pairwise(c.items)}
+    word_ext = [i for i in c.items if i.role == "ext" and i.text.isalpha()]
+    if (
+        not term_items
+        and len(word_ext) == 1
+        and not nxt.get(id(word_ext[0]), c.items[0]).is_("noun", "file")
+    ):
+        term = word_ext[0].text  # 'which files import json?': the word is the term, not a kind
+        return Part(
+            "search", {"text": term, "imports": imports, "ext": None, "folder": folder, "skip": []}
+        )
+    quoted = len(term_items) == 1 and term_items[0].role == "quote"
+    if any(i.role == "noun" for i in term_items):
+        return None  # 'which files have functions': a kind of thing, not a text to search
+    term = c.literal() if term_items else None
+    if not term or (not quoted and not re.fullmatch(r"[\w.-]+", term)):
+        return None
+    if inside and not imports and not defined:  # 'search for TODO in notes.txt': its lines
+        return Part("show", {"path": inside, "grep": term})
+    if inside:
+        return None
+    params = {"text": term, "imports": imports, "ext": exts or None, "folder": folder, "skip": []}
+    if defined:
+        if not term.isidentifier():
+            return None
+        params.update(text=f"def {term}", ext=["py"], case=True)
+    return Part("search", params)

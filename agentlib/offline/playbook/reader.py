@@ -1,0 +1,260 @@
+"""read(prompt): the frames a request asks for, in order, or the words it could not place.
+
+Words are looked up in the lexicons (lexicon.py): the same tables for English and Chinese,
+Chinese runs cut by the longest phrase the tables know. Names, numbers, quotes and function
+signatures are typed by their shape. The prompt is cut into clauses at sentence ends, at
+"then"/"然后", and at commas or "and" before a new verb; frames.py turns each clause into a
+frame. Work is bounded: prompts over MAX_PROMPT_CHARS are not read, and every step is linear.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentlib.offline.playbook import lexicon
+
+MAX_PROMPT_CHARS = 2000
+MAX_CLAUSES = 12
+MARK = "\ue000"  # a private-use character around a quote's number; never kept from the prompt
+CJK = re.compile(r"[\u4e00-\u9fff]")
+QUOTES = {'"': '"', "“": "”", "‘": "’", "`": "`", "「": "」", "『": "』", "'": "'"}
+TOKEN = re.compile(
+    r"(?P<quote>\ue000\d+\ue000)"
+    r"|(?P<func>[A-Za-z_]\w*\([\w\s,=]*\))"
+    r"|(?P<path>~?\.{0,2}/?(?=[\w./-]*[A-Za-z_])(?:[\w-]+/)+[\w.-]*|(?<![\w.])\.?(?=[\w-]*[A-Za-z_])[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,8}(?![\w/])|(?<![\w.])\.[A-Za-z][\w-]*)"
+    r"|(?P<num>\d+(?:\.\d+)?)"
+    r"|(?P<word>[A-Za-z][A-Za-z0-9_']*(?:-[A-Za-z]+)*)"
+    r"|(?P<cjk>[\u4e00-\u9fff]+)"
+    r"|(?P<op>\S)"
+)
+HARD = {";", "；", "。", "!", "！", "?", "？", "\n", "…"}
+# after these the rest of the clause is a new frame, not content: a comma before them splits
+FRAME_START = {"verb", "chat", "fact"}
+MODIFIER_START = {"correct", "except", "norun", "guard", "report", "if", "prints", "content"}
+MODIFIER_START |= {"name", "args", "in_it", "it", "then"}
+
+
+@dataclass
+class Item:
+    """One word or name of the prompt: its role in the lexicon (or its shape) and where it stands."""
+
+    role: str  # verb noun ext here outside num mark adj fact chat stop | path quote func word op
+    value: str
+    start: int
+    end: int
+    text: str
+    used: bool = False
+
+    def is_(self, role: str, *values: str) -> bool:
+        return self.role == role and (not values or self.value in values)
+
+
+@dataclass
+class Part:
+    """One thing the request asks for: its kind (create, show, list...) and its parameters."""
+
+    kind: str
+    params: dict[str, Any] = field(default_factory=dict)
+    clause: str = ""
+    when: tuple[str, bool] | None = None  # only if this path exists (True) or does not (False)
+
+
+@dataclass
+class Request:
+    """What the reader understood: every part, or the words it could not place (or a danger)."""
+
+    parts: list[Part]
+    chinese: bool
+    unclear: str | None = None  # the words (or the reason) that stopped the reading
+    danger: str | None = None  # why the request is refused outright
+
+
+def _table(text: str) -> dict[tuple[str, ...], list[tuple[str, str]]]:
+    rows: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+    for line in text.strip().splitlines():
+        head, _, phrases = line.partition(":")
+        meaning = [tuple((r + ".").split(".", 1)) for r in head.strip().split("+")]
+        meaning = [(role, value.rstrip(".")) for role, value in meaning]
+        for phrase in phrases.split("|"):
+            if phrase.strip():
+                rows.setdefault(_words(phrase.strip()), meaning)
+    return rows
+
+
+def _words(phrase: str) -> tuple[str, ...]:
+    return tuple(t.text.lower() for t in _shapes(phrase, 0))
+
+
+def _shapes(text: str, offset: int) -> list[Item]:
+    """Tokens by shape; Chinese runs cut into the longest phrases the lexicons know."""
+    out = []
+    for found in TOKEN.finditer(text):
+        kind, token, at = found.lastgroup, found[0], found.start() + offset
+        if kind != "cjk":
+            out.append(Item(kind, token, at, at + len(token), token))
+            continue
+        i = 0
+        while i < len(token):
+            size = next(
+                (n for n in range(min(8, len(token) - i), 1, -1) if token[i : i + n] in VOCAB), 1
+            )
+            out.append(Item("cjk", token[i : i + size], at + i, at + i + size, token[i : i + size]))
+            i += size
+    return out
+
+
+VOCAB = set(re.findall(r"[\u4e00-\u9fff]+", lexicon.ZH + lexicon.EN)) | set(lexicon.MATH)
+PHRASES = {**_table(lexicon.ZH), **_table(lexicon.EN)}
+LONGEST = max(len(key) for key in PHRASES)
+FIRST_WORDS = {key[0] for key in PHRASES}  # a phrase is looked for only where one can start
+# a typo is fixed only into a word that does something: never into filler, which would hide it
+SPELLING = {
+    w[0]
+    for w, meaning in PHRASES.items()
+    if len(w) == 1 and len(w[0]) >= 4 and w[0].isalpha() and meaning[0][0] != "stop"
+}
+
+
+def _deletes(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+SHORTER: dict[str, set[str]] = {}
+for _word in SPELLING:
+    for _short in _deletes(_word):
+        SHORTER.setdefault(_short, set()).add(_word)
+
+
+def fix_typo(word: str) -> str:
+    """A known word one letter away: swapped, missing, extra, then wrong letter; only if unique."""
+    low = word.lower()
+    if not 4 <= len(low) <= 20 or (low,) in PHRASES:
+        return word
+    tiers = (
+        {low[:i] + low[i + 1] + low[i] + low[i + 2 :] for i in range(len(low) - 1)} & SPELLING,
+        set(SHORTER.get(low, ())),
+        _deletes(low) & SPELLING,
+        {w for short in _deletes(low) for w in SHORTER.get(short, ())},
+    )
+    for found in tiers:
+        if found:
+            return found.pop() if len(found) == 1 else word
+    return word
+
+
+def classify(text: str, typos: bool = False) -> list[Item]:
+    """Every token of the text with its role: the longest lexicon phrase wins."""
+    tokens = _shapes(text, 0)
+    if typos:
+        for t in tokens:
+            if t.role == "word":
+                t.text = fix_typo(t.text)
+    items: list[Item] = []
+    i = 0
+    while i < len(tokens):
+        sizes = range(min(LONGEST, len(tokens) - i), 0, -1)
+        if tokens[i].text.lower() not in FIRST_WORDS:
+            sizes = range(0)
+        for n in sizes:
+            key = tuple(t.text.lower() for t in tokens[i : i + n])
+            if key in PHRASES and all(t.role in ("word", "cjk", "op") for t in tokens[i : i + n]):
+                start, end = tokens[i].start, tokens[i + n - 1].end
+                items += [Item(r, v, start, end, text[start:end]) for r, v in PHRASES[key]]
+                i += n
+                break
+        else:
+            t = tokens[i]
+            items.append(
+                Item("word" if t.role == "cjk" else t.role, t.text, t.start, t.end, t.text)
+            )
+            i += 1
+    return items
+
+
+class Quoted(str):
+    """The text inside a quote; ``full`` is the quote as typed, marks and all."""
+
+    full = ""
+
+
+def protect_quotes(text: str) -> tuple[str, list[str]]:
+    """Replace each quoted span by a numbered marker (so its commas and 'and's are not breaks)."""
+    out, quoted, i = [], [], 0
+    while i < len(text):
+        char = text[i]
+        close = QUOTES.get(char)
+        end = -1
+        if close and (char != "'" or i == 0 or not text[i - 1].isalnum()):
+            end = text.find(close, i + 1)
+            while char == "'" and end != -1 and end + 1 < len(text) and text[end + 1].isalnum():
+                end = text.find(close, end + 1)  # an apostrophe (don't) does not close a quote
+        if end > i:
+            out.append(f"{MARK}{len(quoted)}{MARK}")
+            quoted.append(Quoted(text[i + 1 : end]))
+            quoted[-1].full = text[i : end + 1]
+            i = end + 1
+        else:
+            out.append(char)
+            i += 1
+    return "".join(out), quoted
+
+
+def _next_role(items: list[Item], at: int) -> Item | None:
+    return next((items[n] for n in range(at, len(items)) if items[n].role != "stop"), None)
+
+
+def split(items: list[Item]) -> list[list[Item]]:
+    """Clauses: cut at sentence ends, at 'then', and at a comma or 'and' before a new frame."""
+    clauses: list[list[Item]] = [[]]
+    for n, it in enumerate(items):
+        after = _next_role(items, n + 1)
+        new_frame = after is not None and (
+            after.role in FRAME_START or (after.role == "mark" and after.value in MODIFIER_START)
+        )
+        if it.role == "op" and (it.value in HARD or (it.value == "." and after is not None)):
+            clauses.append([])
+        elif it.role == "op" and it.value in ",，" and (new_frame or it.value == "，"):
+            clauses.append([])
+        elif it.is_("mark", "then") and (
+            it.text.lower() not in ("and", "also", "并", "同时") or new_frame
+        ):
+            clauses.append([])
+        elif it.is_("mark", "correct"):
+            clauses.append([it])
+        else:
+            clauses[-1].append(it)
+    return [c for c in clauses if any(it.role not in ("stop", "op") for it in c)]
+
+
+def danger(prompt: str, items: list[Item]) -> str | None:
+    """Why the request is refused as dangerous, if it is."""
+    for why, pattern in lexicon.DANGER.items():
+        if re.search(pattern, prompt, re.I):
+            return why
+    return "outside" if any(it.role == "outside" for it in items) else None
+
+
+def read(prompt: str, earlier: list[str] = ()) -> Request:
+    """Read the whole prompt into frames; ``earlier`` prompts resolve 'it' in a follow-up."""
+    from agentlib.offline.playbook.compose import build
+
+    zh = bool(CJK.search(prompt[:MAX_PROMPT_CHARS]))
+    if len(prompt) > MAX_PROMPT_CHARS:
+        note = f"a {len(prompt):,}-character prompt (I read at most {MAX_PROMPT_CHARS:,})"
+        return Request([], zh, note)
+    text, quoted = protect_quotes(prompt.strip().replace(MARK, " "))
+    first = classify(text)
+    if why := danger(prompt, first):
+        return Request([], zh, None, why)
+    best = None
+    for items in (first, classify(text, typos=True)):
+        clauses = split(items)
+        if len(clauses) > MAX_CLAUSES:
+            return Request([], zh, f"{len(clauses)} requests in one prompt (at most {MAX_CLAUSES})")
+        parts, unclear = build(clauses, text, quoted, earlier)
+        if unclear is None:
+            return Request(parts, zh)
+        best = best or Request(parts, zh, unclear)
+    return best

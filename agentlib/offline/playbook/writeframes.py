@@ -1,0 +1,368 @@
+"""Frames that change the workspace or run something: create, append, replace, move, copy, delete, run.
+
+Same shape as frames.py: each takes a Clause and the parts read so far, and returns a Part, a
+list of Parts, a Change to the last part, or None when its slots are not all filled.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from agentlib.offline.playbook.clause import IT, Clause, _exts, _folder, _number, _plain
+from agentlib.offline.playbook.lexicon import CONFIG_FILES, RUNNERS, SHELL
+from agentlib.offline.playbook.reader import Part
+
+
+def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
+    c.drop("verb.create", "verb.add")
+    if c.find("noun", "folder") and not c.find("mark", "in_it"):
+        return _mkdir(c)
+    inside = c.take("mark", "in_it")
+    paths = c.take_paths()
+    c.drop("noun.file", "mark.name")
+    if not paths and c.take("mark", "it"):
+        paths = [IT]  # 'no wait, make it print bye'
+    if not paths and inside and inside.value == "in_it" and parts and parts[-1].kind == "create":
+        text = _plain(c, c.literal(content=True), "description")  # 'and write hello in it'
+        p = parts[-1].params
+        if text and p.get("content") == "" and len(p["paths"]) == 1:
+            return lambda part: part is parts[-1] and bool(p.update(content=text + "\n") or True)
+        return None
+    named = next((n for n, i in enumerate(c.items) if i.role == "path" and i.used), len(c.items))
+    for kind in [i for i in c.items[:named] if i.role == "ext" and not i.used]:
+        kind.used = True  # 'a python script called hi.py' (an ext after the name is content)
+        if not paths or paths[0].rpartition(".")[2].lower() != kind.value:
+            return None
+    if inside and inside.value == "in_it" and parts and parts[-1].kind == "mkdir":
+        paths = [f"{parts[-1].params['paths'][-1]}/{p}" for p in paths]
+    number = c.find("num")
+    if not paths:
+        return None
+    asked = [
+        c.find(r, v)
+        for r, v in (("mark", "prints"), ("mark", "content"), ("mark", "with"), ("verb", "show"))
+    ]
+    asked = [i for i in asked if i and (i.role != "verb" or _prints_word(c, i))]
+    what = _content(c)
+    if what is None and any(asked):
+        return None  # it was told what to write, and that is not text it can take as it is
+    if what is None:
+        to = c.find("mark", "to")  # 'write hello to out.txt'
+        text = _plain(c, c.literal(before=to, content=True), "description") if to else None
+        if text and to:
+            to.used = True
+            what = {"content": text + "\n"}
+    if what is None:
+        what = {"content": ""}
+        if number and number.used is False and int(number.value) != len(paths):
+            return None
+    if len(paths) > 1 and set(what) != {"content"}:
+        return None
+    if paths == [IT]:
+        return Part("create", {"paths": paths, **what})
+    if "prints" in what and paths[0].rpartition(".")[2].lower() not in RUNNERS:
+        return None
+    if "function" in what and not paths[0].endswith(".py"):
+        return None
+    return Part("create", {"paths": paths, **what})
+
+
+def _mkdir(c: Clause) -> Part | list[Part] | None:
+    named = c.take("mark", "name")
+    after = c.items[c.items.index(named) + 1 : c.items.index(named) + 2] if named else []
+    if after and (after[0].role == "verb" or (after[0].role == "word" and not after[0].used)):
+        after[0].used = True  # 'a directory named build': any word can be a name
+        c.drop("noun.folder")
+        return _fill_folder(c, after[0].text)
+    names = [c.take_path() or ""] if c.paths() and not c.find("noun", "folder") else []
+    folder = _folder(c) or (names[0] if names else None)
+    if not folder:
+        word = c.find("word")
+        folder = word.value if word else None
+        if word:
+            word.used = True
+    if not folder:
+        return None
+    c.drop("noun.folder")
+    return _fill_folder(c, folder)
+
+
+def _fill_folder(c: Clause, folder: str) -> Part | list[Part] | None:
+    made = Part("mkdir", {"paths": [folder], "files": 0})
+    c.take("mark", "with")
+    if c.find("noun", "file") and c.find("num"):
+        c.drop("noun.file")
+        made.params["files"] = min(20, max(1, _number(c) or 3))
+        return made
+    inner = c.take_path()
+    if not inner:
+        return made
+    c.drop("mark.in_it")
+    what = _content(c) or {"content": ""}
+    return [made, Part("create", {"paths": [f"{folder}/{inner}"], **what})]
+
+
+def files_into_folder(c: Clause, parts: list[Part]):
+    """'and write 3 files in it' after a new folder."""
+    if not (parts and parts[-1].kind == "mkdir" and c.find("num") and c.find("noun", "file")):
+        return None
+    c.drop("verb.create", "verb.add", "mark.content", "mark.in_it", "noun.file")
+    files = min(20, max(1, _number(c) or 3))
+
+    def change(part: Part) -> bool:
+        if part.kind != "mkdir" or part.params["files"] or len(part.params["paths"]) != 1:
+            return False
+        part.params["files"] = files
+        return True
+
+    return change
+
+
+def append(c: Clause, parts: list[Part]) -> Part | None:
+    verb = c.take("verb", "append", "add")
+    path = c.take_path() or (IT if c.take("mark", "it") else None)
+    # markers count only next to the name: '成' in '完成' is part of the text
+    for _ in range(2):
+        words = [i for i in c.items if i.role != "stop"]
+        for n, item in enumerate(words):
+            near = words[max(0, n - 1) : n] + words[n + 1 : n + 2]
+            beside = any(x.used and x.role in ("path", "mark", "verb", "noun") for x in near)
+            if (
+                item.role in ("mark", "noun")
+                and item.value in ("end", "last", "to", "line", "file")
+                and beside
+            ):
+                item.used = True
+    said_where = any(
+        i.used and (i.is_("noun", "line") or i.is_("mark", "end", "last")) for i in c.items
+    )
+    quoted = [i.role for i in c.left()] == ["quote"]
+    text = _plain(c, c.literal(content=True), "description")
+    if not (verb and path and text):
+        return None
+    if path != IT and path.rpartition(".")[2].lower() in {*RUNNERS, "html", "css", "json"}:
+        if not (quoted or said_where):
+            return None  # 'add error handling to main.py': a change to code, not a line of text
+    return Part("append", {"path": path, "text": text})
+
+
+def replace(c: Clause, parts: list[Part]) -> Part | None:
+    """'replace A with B in f', 'in f change A to B', '把 f 里的 A 改成 B', 'A should be B'."""
+    verbs = c.take_all("verb", "replace", "rename")
+    verb = verbs[0] if verbs else None
+    named = c.paths(ext_only=True)
+    inside = [  # the file to edit is the one 'in' names ('in list.md', 'list.md 里')
+        i
+        for n, i in enumerate(c.items)
+        if i in named
+        and (
+            (n and c.items[n - 1].is_("mark", "in") and c.items[n - 1].text.lower() != "of")
+            or (n + 1 < len(c.items) and c.items[n + 1].is_("mark", "in"))
+        )
+    ]
+    if len(named) > 1 and len(inside) != 1:
+        return None  # 'change the name of a.txt to b.txt': not an edit of one file
+    for other in named:
+        if inside and other is not inside[0]:
+            other.role = "word"  # 'replace foo.txt with bar.txt in list.md': text, not the file
+    path = c.take_path()
+    if (
+        path is None
+        and parts
+        and parts[-1].kind == "replace"
+        and parts[-1].params.get("old") is None
+    ):
+        path = parts[-1].params["path"]
+    c.drop("noun.typo")
+    symbol = bool(c.take_all("noun", "function") + c.take_all("mark", "term"))
+    symbol = symbol or (verb is not None and verb.value == "rename")
+    marker = c.take("mark", "to") or c.take("mark", "with") or c.take("mark", "should")
+    if path is None:
+        return None
+    if marker is None:
+        return Part("replace", {"path": path, "old": None}) if verb and not c.left() else None
+    if any(i.is_("noun", "line") or i.is_("mark", "first", "last", "nth") for i in c.left()):
+        return None  # 'change line 2 to x': a place in the file, not a text to find
+    at = c.items.index(marker)
+    if not any(i.role not in ("stop", "op") and not i.used for i in c.items[:at]):
+        return None  # 'change the contents of a.txt to hello': nothing named to find
+    old = c.literal(before=marker)
+    new = c.literal(after=marker)
+    if not old or new is None:
+        return None
+    both_quoted = old in c.quoted and new in c.quoted
+    if path.rpartition(".")[2].lower() in CONFIG_FILES and not both_quoted and "=" not in old:
+        return None  # 'debug to false' in a config file is a setting, not a text
+    if symbol and not re.fullmatch(r"\w+", old):
+        return None
+    return Part("replace", {"path": path, "old": old, "new": new, "all": True, "words": symbol})
+
+
+def transfer(c: Clause, parts: list[Part]) -> Part | None:
+    verb = c.take("verb", "rename", "move", "copy")
+    kind = {"rename": "move", "move": "move", "copy": "copy"}[verb.value] if verb else None
+    src = c.take_path() or (IT if c.take("mark", "it") else None)
+    into_word = c.take("mark", "to") or c.take("mark", "name")
+    folder = _folder(c)
+    if folder is None and parts and parts[-1].kind == "mkdir" and c.take("mark", "in_it"):
+        folder = parts[-1].params["paths"][-1]  # 'make a folder x and copy a.txt into it'
+    named = c.paths(ext_only=True)
+    if named and into_word and c.items.index(named[0]) < c.items.index(into_word):
+        return None  # 'move a.txt and b.txt into docs': more than one thing to move
+    dest = folder or c.take_path()
+    c.drop("mark.in", "mark.in_it", "noun.file")
+    if not src or not kind:
+        return None
+    if dest is None and kind == "copy" and not into_word:
+        return Part("copy", {"src": src, "dest": None, "into": False})
+    if dest is None:
+        word = c.find("word")
+        if word is None or (kind == "move" and verb.value == "rename" and "." not in word.value):
+            return None
+        return None
+    into = folder is not None or (verb.value == "move" and "." not in dest.rpartition("/")[2])
+    return Part(kind, {"src": src.rstrip("/"), "dest": dest.rstrip("/"), "into": into})
+
+
+def delete(c: Clause, parts: list[Part], keep: list[str] = ()) -> Part | None:
+    c.take("verb", "delete")
+    exts = _exts(c)
+    folder = _folder(c)
+    paths = c.take_paths()
+    if c.find("mark", "it") and not paths:
+        c.take("mark", "it")
+        paths = [IT]
+    c.drop("mark.in", "here")
+    files = c.take_all("noun", "file")
+    if keep and not paths and not exts:
+        return Part("delete_except", {"keep": list(keep), "folder": folder or "."})
+    if exts and not paths:
+        return Part("delete_ext", {"folder": folder or ".", "ext": exts})
+    if folder and not paths and not files:
+        return Part("delete", {"paths": [folder]})
+    return Part("delete", {"paths": paths}) if paths else None
+
+
+def run(c: Clause, parts: list[Part]) -> Part | None:
+    first = c.left()[:1]
+    if first and first[0].role == "word" and first[0].value.lower() in SHELL:
+        command = c.text[first[0].start : c.items[-1].end]
+        for i in c.items:
+            i.used = True
+        return Part("run", {"command": c.unquote(command).strip()})
+    c.take("verb", "run")
+    runner = c.take("ext", "py", "sh", "js")  # 'run python square.py 3'
+    quote = c.find("quote")
+    if quote and not c.paths(ext_only=True):
+        quote.used = True
+        return Part("run", {"command": c.unquote(quote.value)})
+    path = c.take_path() or (IT if c.take("mark", "it") else None)
+    script = c.take("noun", "file")
+    args = []
+    at = next((n for n, i in enumerate(c.items) if i.role == "path" and i.used), None)
+    if at is not None and not c.find("mark", "args"):  # 'run square.py 7', 'run square.py with 7'
+        rest = [i for i in c.items[at + 1 :] if i.role != "stop"]
+        if rest and rest[0].is_("mark", "with") and len(rest) > 1:
+            rest[0].used, rest = True, rest[1:]
+        while rest and rest[0].role == "num":
+            args.append(rest[0].value)
+            rest[0].used, rest = True, rest[1:]
+    if marker := c.take("mark", "args"):
+        c.take("mark", "with")
+        at = c.items.index(marker)
+        near = c.items[max(0, at - 3) : at + 6]
+        args = [i.value for i in near if i.role in ("num", "word", "quote") and not i.used]
+        for i in near:
+            if i.role in ("num", "word", "quote"):
+                i.used = True
+    c.drop("verb.tell", "mark.report", "mark.in")
+    if path is None and script is None:
+        return None
+    if path and path != IT and path.rpartition(".")[2].lower() not in RUNNERS:
+        return None
+    if runner and (not path or path.rpartition(".")[2].lower() != runner.value):
+        return None
+    return Part("run", {"path": path, "args": [c.unquote(a) for a in args]})
+
+
+def _prints_word(c: Clause, verb) -> bool:
+    """'make script.py print hello': the verb 'print' before plain words says what it prints."""
+    after = c.items[c.items.index(verb) + 1 :][:1]
+    plain = after and after[0].role in ("word", "quote", "chat", "num")
+    return verb.text.lower() in ("print", "prints") and bool(plain)
+
+
+def _content(c: Clause) -> dict | None:
+    """What a new file holds: printed text, given text, a function, or nothing."""
+    verb = c.find("verb", "show")
+    if verb and not _prints_word(c, verb):
+        verb = None  # 'write print("hi") to test.py': code to write, not a text to print
+    if mark := c.take("mark", "prints") or (verb and c.take("verb", "show")):
+        text = _plain(c, c.literal(after=mark, content=True), "behaviour")
+        return {"prints": text, "run": True} if text else None
+    func = next((i for i in c.items if i.role == "func" and not i.used), None)
+    if func:
+        func.used = True
+        c.drop("noun.function", "mark.with", "mark.in_it")
+        c.take_all("mark", "content")  # '里面写一个 greet(name) 函数'
+        name, _, args = func.value.partition("(")
+        args = [a.strip() for a in args.rstrip(")").split(",") if a.strip()]
+        returns = c.take("mark", "returns")
+        body = _body(name, args, c.literal(after=returns) if returns else None)
+        if (returns and body is None) or not all(a.isidentifier() for a in args):
+            return None
+        return {"function": name, "args": args, "body": body}
+    if c.take("mark", "empty") or c.take("mark", "keep_empty"):
+        return {"content": ""}
+    mark = c.take("mark", "content") or c.take("mark", "with")
+    if not mark:
+        return None
+    strict = "description" if mark.value == "with" else "hedge"
+    c.drop("mark.in_it")
+    lines = c.find("noun", "line")
+    wanted = None
+    if lines:
+        lines.used = True
+        wanted = _number(c)
+    text = _plain(c, c.literal(after=mark, content=True), strict)
+    if text is None:
+        return None
+    if wanted:
+        pieces = [p.strip() for p in re.split(r",|、|，|\band\b|和", text) if p.strip()]
+        if len(pieces) != wanted:
+            return None
+        text = "\n".join(pieces)
+    return {"content": text + "\n"}
+
+
+FUNCTION_BODIES = {
+    ("greet", "hello", "say_hello", "greeting"): 'f"Hello, {%s}!"',
+    ("add", "sum", "plus", "add_numbers"): "%s + %s",
+    ("subtract", "sub", "minus"): "%s - %s",
+    ("multiply", "mul", "times", "product"): "%s * %s",
+    ("divide", "div"): "%s / %s",
+    ("square",): "%s * %s",
+    ("double",): "%s * 2",
+}
+
+
+def _body(name: str, args: list[str], returns: str | None) -> str | None:
+    """The expression the function returns: the one asked for, or the obvious one for its name."""
+    if returns:
+        try:
+            tree = ast.parse(returns, mode="eval").body
+        except SyntaxError:
+            return None
+        allowed = (ast.BinOp, ast.Name, ast.Constant, ast.operator, ast.Load, ast.UnaryOp)
+        names_ok = all(not isinstance(n, ast.Name) or n.id in args for n in ast.walk(tree))
+        return (
+            ast.unparse(tree)
+            if names_ok and all(isinstance(n, allowed) for n in ast.walk(tree))
+            else None
+        )
+    for known, body in FUNCTION_BODIES.items():
+        if name.lower() in known and args and body.count("%s") <= max(len(args), 1):
+            fill = args if body.count("%s") == len(args) else [args[0]] * body.count("%s")
+            return body % tuple(fill)
+    return None
