@@ -318,8 +318,9 @@ def test_course_names_the_parameter_the_module_and_the_problem(
     (tmp_path / "broken_tools.py").write_text(BROKEN_MODULE)
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv(FORCE_OFFLINE, "1")
+    (tmp_path / "ws").mkdir()  # the tools' folder is on the import path: never the workspace
     with pytest.raises(ParameterError) as raised:
-        Course("offline", tmp_path, extra_tools, script)
+        Course("offline", tmp_path / "ws", extra_tools, script)
     assert says in str(raised.value)
     assert capsys.readouterr().out == ""  # nothing connected or announced before the error
 

@@ -515,3 +515,22 @@ def test_a_follow_up_finds_its_file_in_the_last_turn(ws, first, then, answer):
 
 def test_a_follow_up_with_nothing_before_declines():
     assert parse("show it").unclear == "it (no file was named before)"
+
+
+@pytest.mark.parametrize(
+    ("prompt", "content"),
+    [
+        ("make todo.md containing: Ship it!", "Ship it!\n"),  # after a colon the text is its own
+        ("make todo.md with the text: Done.", "Done.\n"),
+        ("make todo.md containing Ship it!", "Ship it\n"),  # no colon: the request's own "!"
+    ],
+)
+def test_text_after_a_colon_keeps_its_closing_punctuation(prompt, content):
+    (part,) = parse(prompt).parts
+    assert (part.kind, part.params["content"]) == ("create", content)
+
+
+@pytest.mark.parametrize(("prompt", "unit"), [("word count for essay.txt?", "words"), ("line count of data.csv", "lines")])  # fmt: skip
+def test_a_word_count_or_line_count_counts_words_or_lines(prompt, unit):
+    (part,) = parse(prompt).parts
+    assert (part.kind, part.params["unit"]) == ("count", unit)

@@ -52,7 +52,7 @@ def test_absolute_path_inside_the_workspace_is_accepted(ws):
     [
         (None, "l1\nl2\nl3\nl4"),
         (2, "l1\nl2\n... (2 more lines)"),
-        (3, "l1\nl2\nl3\n... (1 more lines)"),
+        (3, "l1\nl2\nl3\n... (1 more line)"),
         (4, "l1\nl2\nl3\nl4"),
         (10, "l1\nl2\nl3\nl4"),
     ],

@@ -145,7 +145,8 @@ class Workspace:
             raise files.explain_oserror(path, exc) from None
         lines = data.decode("utf-8", "replace").splitlines()
         if limit and limit < len(lines):
-            lines = [*lines[:limit], f"... ({len(lines) - limit} more lines)"]
+            more = len(lines) - limit
+            lines = [*lines[:limit], f"... ({more} more {'line' if more == 1 else 'lines'})"]
         text = "\n".join(lines)
         note = ""
         if cut:  # said last and never cut away: the model must know it saw only the start

@@ -186,10 +186,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "sends": ("Round {round} sends {count} messages.", "第 {round} 轮发送了 {count} 条消息。"),
     "sends/1": ("Round {round} sends 1 message.", ""),
     "sends.again": (
-        "Round {round} sends {count} messages; round {previous} sent {before}. The first {same} "
-        "are the same: the whole history is sent every time.",
-        "第 {round} 轮发送了 {count} 条消息；第 {previous} 轮发送了 {before} 条。前 {same} 条完全"
-        "相同：每一轮都会发送完整的历史。",
+        "Round {round} sends {count} messages; round {previous} sent {before}. Unchanged since "
+        "round {previous}: {same} of the {count}, because the whole history is sent every time.",
+        "第 {round} 轮发送了 {count} 条消息；第 {previous} 轮发送了 {before} 条。其中 {same} 条和第 "
+        "{previous} 轮完全相同，因为每一轮都会发送完整的历史。",
     ),
     # predict, then reveal
     "predict": ("Predict before reveal", "先预测，再揭晓"),

@@ -116,6 +116,12 @@ def tr(zh: bool, english: str, chinese: str) -> str:
     return chinese if zh else english
 
 
+def told(result: Result, zh: bool, failure: tuple[str, str], success: tuple[str, str]) -> str:
+    """What went wrong or what was done (English, Chinese), then what the tool said below it."""
+    english, chinese = failure if failed(result) else success
+    return tr(zh, english, chinese) + quote(result.text)
+
+
 def quote(text: str, limit: int = 1500) -> str:
     """Tool output as an indented block on the lines below a sentence of the answer, cut if long."""
     text = text.rstrip() or "(no output)"

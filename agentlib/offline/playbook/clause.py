@@ -112,10 +112,13 @@ class Clause:
         if content and opening and opening[0].text.lower() in DESCRIBING and not quote:
             return None
         edge = lambda i: (i.role in ("stop", "op") and i.text not in "#)]}") or i.text in ("-",)  # noqa: E731
+        # after a colon the rest is the text itself, its closing "!" or "." included
+        verbatim = bool(span) and span[0].text in (":", "：")
         while len(span) > 1 and edge(span[0]):
             span[0].used, span = True, span[1:]
         while len(span) > 1 and (
-            edge(span[-1]) or (span[-1].role == "op" and span[-1].text in "?？!！.")
+            (edge(span[-1]) and not (verbatim and span[-1].text in "?？!！."))
+            or (not verbatim and span[-1].role == "op" and span[-1].text in "?？!！.")
         ):
             span[-1].used, span = True, span[:-1]
         if not span or any(

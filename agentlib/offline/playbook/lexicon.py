@@ -19,6 +19,8 @@ verb.search: appear | appears | mention | mentions | mentioned | contain | conta
 verb.search+mark.term: have the word | has the word | that have the word | with the word
 verb.define: defined | define | defines | declared
 verb.count: count | how many | number of | how much
+verb.count+noun.word: word count | wordcount | word-count
+verb.count+noun.line: line count | linecount | line-count
 verb.create: create | make | touch | generate | build | write | put | save
 verb.add: add | insert
 verb.append: append | tack on

@@ -30,6 +30,7 @@ TOKEN = re.compile(
     r"|(?P<op>\S)"
 )
 HARD = {";", "；", "。", "!", "！", "?", "？", "\n", "…"}
+ENDS = {".", "!", "！", "?", "？"}
 # after these the rest of the clause is a new frame, not content: a comma before them splits
 FRAME_START = {"verb", "chat", "fact"}
 MODIFIER_START = {"correct", "except", "norun", "guard", "report", "if", "prints", "content"}
@@ -213,7 +214,10 @@ def split(items: list[Item]) -> list[list[Item]]:
         new_frame = after is not None and (
             after.role in FRAME_START or (after.role == "mark" and after.value in MODIFIER_START)
         )
-        if it.role == "op" and (it.value in HARD or (it.value == "." and after is not None)):
+        # a sentence's closing ".", "!" or "?" stays with it: after a colon it may be the text's own
+        if it.role == "op" and (
+            it.value in HARD - ENDS or (it.value in ENDS and after is not None)
+        ):
             clauses.append([])
         elif it.role == "op" and it.value in ",，" and (new_frame or it.value == "，"):
             clauses.append([])

@@ -11,7 +11,7 @@ import shlex
 from typing import Any
 
 from agentlib.offline.playbook import fileplays
-from agentlib.offline.playbook.actions import Act, Actions, failed, quote, tr
+from agentlib.offline.playbook.actions import Act, Actions, failed, quote, told, tr
 from agentlib.offline.playbook.lexicon import RUNNERS
 from agentlib.offline.playbook.plays import Play
 
@@ -30,15 +30,15 @@ def mkdir(act: Actions, zh: bool, paths: list[str], files: int) -> Play:
             ],
             tr(zh, "I'll make the folder.", "我来创建文件夹。"),
         )
-        if failed(made):
-            return tr(
-                zh, "I could not make the folder. The tool said:", "文件夹没能创建。工具输出："
-            ) + quote(made.text)
-        return tr(
+        return told(
+            made,
             zh,
-            f"Made {', '.join(p + '/' for p in paths)}. `ls` shows:",
-            f"已创建 {'、'.join(p + '/' for p in paths)}。`ls` 显示：",
-        ) + quote(made.text)
+            ("I could not make the folder. The tool said:", "文件夹没能创建。工具输出："),
+            (
+                f"Made {', '.join(p + '/' for p in paths)}. `ls` shows:",
+                f"已创建 {'、'.join(p + '/' for p in paths)}。`ls` 显示：",
+            ),
+        )
     folder = paths[0]
     texts = {
         f"{folder}/file{i}.txt": f"This is file {i} of {files}.\n" for i in range(1, files + 1)
@@ -244,17 +244,15 @@ def append(act: Actions, zh: bool, path: str, text: str) -> Play:
         [act.run(command)],
         tr(zh, f"I'll append the line to {path}.", f"我来在 {path} 末尾追加这一行。"),
     )
-    if failed(out):
-        return tr(
-            zh,
-            f"I could not append to {path}. The tool said:",
-            f"没能追加到 {path}。工具输出：",
-        ) + quote(out.text)
-    return tr(
+    return told(
+        out,
         zh,
-        f"Appended {text!r} to {path}. Its last lines are now:",
-        f"已在 {path} 末尾追加 {text!r}。现在最后几行是：",
-    ) + quote(out.text)
+        (f"I could not append to {path}. The tool said:", f"没能追加到 {path}。工具输出："),
+        (
+            f"Appended {text!r} to {path}. Its last lines are now:",
+            f"已在 {path} 末尾追加 {text!r}。现在最后几行是：",
+        ),
+    )
 
 
 def replace(act: Actions, zh: bool, path: str, old: str, new: str, all: bool, words: bool) -> Play:
@@ -268,15 +266,15 @@ def replace(act: Actions, zh: bool, path: str, old: str, new: str, all: bool, wo
         edited = yield Act([act.edit(path, old, new, None, replace_all=True)], intro)
     else:
         edited = yield Act([act.run(fileplays.replace_command(path, old, new, all, words))], intro)
-    if failed(edited):
-        return tr(
-            zh, "I could not replace the text. The tool said:", "没能替换。工具输出："
-        ) + quote(edited.text)
-    return tr(
+    return told(
+        edited,
         zh,
-        f"Replaced {old!r} with {new!r} in {path}. The tool said:",
-        f"已把 {path} 里的 {old!r} 替换成 {new!r}。工具输出：",
-    ) + quote(edited.text)
+        ("I could not replace the text. The tool said:", "没能替换。工具输出："),
+        (
+            f"Replaced {old!r} with {new!r} in {path}. The tool said:",
+            f"已把 {path} 里的 {old!r} 替换成 {new!r}。工具输出：",
+        ),
+    )
 
 
 def docstring(act: Actions, zh: bool, path: str) -> Play:
