@@ -3,7 +3,8 @@
 ``Course`` reads a notebook's parameters (model, workspace, the instructor's tools and script);
 ``run_notebook`` executes a notebook with nbclient (imported only when called);
 ``check_exercise`` explains, in words, what is wrong with a tool a learner added;
-``expect_error`` wraps a cell that fails on purpose, so it prints a few readable lines.
+``expect_error`` wraps a cell that fails on purpose, so it prints a few readable lines;
+``language`` is what they all speak: English, or Chinese after ``Course(..., lang="zh")``.
 """
 
 from . import language
