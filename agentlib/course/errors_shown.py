@@ -6,6 +6,8 @@ import re
 import textwrap
 from types import TracebackType
 
+from .language import pick
+
 WIDTH = 100  # columns of the printed message
 MAX_MESSAGE_LINES = 20  # with the header and the why (4 lines at most), under 30 lines in all
 MAX_WHY_LINES = 4
@@ -43,19 +45,25 @@ def wrapped(text: str, width: int = WIDTH, max_lines: int = MAX_MESSAGE_LINES) -
         lines += textwrap.wrap(paragraph, width, subsequent_indent="  ") or [""]
     if len(lines) > max_lines:
         left_out = len(lines) - max_lines + 1
-        lines = [*lines[: max_lines - 1], f"… ({left_out} more lines left out)"]
+        lines = [
+            *lines[: max_lines - 1],
+            pick(f"… ({left_out} more lines left out)", f"……（还有 {left_out} 行没有显示）"),
+        ]
     return lines
 
 
 def describe(error: BaseException, why: str) -> str:
     """The few lines a learner reads: the error's type, status and message, then the course's why."""
     status, kind, message = api_details(error)
-    head = f"Error shown on purpose: {error_name(type(error))}"
+    head = pick("Error shown on purpose: ", "故意展示的错误：") + error_name(type(error))
     if status is not None:
         head += f" (HTTP {status}" + (f", {kind})" if kind else ")")
     lines = [head] + ["  " + line for line in wrapped(message, WIDTH - 2)]
-    why_lines = wrapped(why, WIDTH - 5, MAX_WHY_LINES)
-    lines += [("Why: " if i == 0 else "     ") + line for i, line in enumerate(why_lines)]
+    label = pick("Why: ", "原因：")
+    indent = pick(" " * 5, " " * 6)  # under the label: a Chinese character takes two columns
+    width = pick(WIDTH - 5, (WIDTH - 6) // 2)  # textwrap counts characters, not columns
+    why_lines = wrapped(why, width, MAX_WHY_LINES)
+    lines += [(label if i == 0 else indent) + line for i, line in enumerate(why_lines)]
     return "\n".join(lines)
 
 
@@ -98,21 +106,32 @@ class ExpectedError:
     ) -> bool:
         if error is None:
             raise AssertionError(
-                f"This cell should fail with {self.expected} ({self.why}), but it ran without "
-                "an error: the demonstration no longer shows what the text around it says."
+                pick(
+                    f"This cell should fail with {self.expected} ({self.why}), but it ran without "
+                    "an error: the demonstration no longer shows what the text around it says.",
+                    f"这个单元格应该以 {self.expected} 失败（{self.why}），却没有出错就运行完了："
+                    "这个演示不再展示周围文字所说的东西。",
+                )
             )
         if not isinstance(error, Exception):
             return False  # KeyboardInterrupt, SystemExit: never swallowed
         if not isinstance(error, self.types):
+            got = f"{error_name(type(error))}: {api_details(error)[2][:500]}"
             raise AssertionError(
-                f"This cell should fail with {self.expected} ({self.why}), but it failed with "
-                f"{error_name(type(error))}: {api_details(error)[2][:500]}"
+                pick(
+                    f"This cell should fail with {self.expected} ({self.why}), but it failed with {got}",
+                    f"这个单元格应该以 {self.expected} 失败（{self.why}），实际失败的却是 {got}",
+                )
             ) from error
         message = api_details(error)[2]
         if self.match is not None and not _matches(self.match, message):
             raise AssertionError(
-                f"This cell failed with {error_name(type(error))} as expected, but its message "
-                f"does not contain {self.match!r}: {message[:500]}"
+                pick(
+                    f"This cell failed with {error_name(type(error))} as expected, but its message "
+                    f"does not contain {self.match!r}: {message[:500]}",
+                    f"这个单元格如预期以 {error_name(type(error))} 失败，但它的消息里没有 "
+                    f"{self.match!r}：{message[:500]}",
+                )
             ) from error
         self.error = error
         self.text = describe(error, self.why)

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..tool_checks import optional_but_needed, tool_problems
 from ..tools import Tool, Toolbox, check_tools
+from .language import pick
 
 
 def check_exercise(
@@ -31,14 +32,19 @@ def check_exercise(
         TOOLS, TOOL_HANDLERS = box.TOOLS, box.TOOL_HANDLERS
     handlers = TOOL_HANDLERS or {}
     not_dicts = [
-        f"TOOLS[{i}] is a {type(s).__name__}"
+        pick(f"TOOLS[{i}] is a {type(s).__name__}", f"TOOLS[{i}] 是一个 {type(s).__name__}")
         for i, s in enumerate(TOOLS)
         if not isinstance(s, dict)
     ]
     if not_dicts:
         return [
-            f"{'; '.join(not_dicts)}: TOOLS holds one dict per tool, with its name, description "
-            "and input_schema (a function goes into TOOL_HANDLERS)."
+            "; ".join(not_dicts)
+            + pick(
+                ": TOOLS holds one dict per tool, with its name, description "
+                "and input_schema (a function goes into TOOL_HANDLERS).",
+                "：TOOLS 里每个工具一个字典，带着它的 name、description 和 input_schema"
+                "（函数要放进 TOOL_HANDLERS）。",
+            )
         ]
     specs = {s.get("name"): s for s in TOOLS}
     if name not in specs and name not in handlers:
@@ -54,8 +60,12 @@ def check_exercise(
         kind = type(handlers[name]).__name__
         return [
             *problems,
-            f"TOOL_HANDLERS[{name!r}] is a {kind}, not a function: map the name to the function "
-            "itself (no quotes, no call).",
+            pick(
+                f"TOOL_HANDLERS[{name!r}] is a {kind}, not a function: map the name to the function "
+                "itself (no quotes, no call).",
+                f"TOOL_HANDLERS[{name!r}] 是一个 {kind}，不是函数：把名字映射到函数本身"
+                "（不加引号，也不调用它）。",
+            ),
         ]
     problems += optional_but_needed(name, spec["input_schema"], handlers[name])
     problems += schema_shape_problems(name, spec)
@@ -75,19 +85,27 @@ def check_exercise(
 
 def _missing(name: str, box: Toolbox | None, specs: list[Any], handlers: list[Any]) -> str:
     if box is not None:
-        return (
-            f"the toolbox has {', '.join(map(repr, box.names)) or 'no tools'}, but no {name!r}: add "
+        names = ", ".join(map(repr, box.names))
+        return pick(
+            f"the toolbox has {names or 'no tools'}, but no {name!r}: add "
             "your tool with .add(your_function), named TOOL_NAME (a @tool takes its function's "
-            "name unless you write @tool(name=TOOL_NAME))."
+            "name unless you write @tool(name=TOOL_NAME)).",
+            f"工具箱里有 {names or '（没有工具）'}，却没有 {name!r}：用 .add(your_function) "
+            "加上你的工具，名字是 TOOL_NAME（@tool 用函数的名字，除非你写 @tool(name=TOOL_NAME)）。",
         )
     has = "".join(
-        f" {label} has {', '.join(map(repr, names))}."
+        pick(
+            f" {label} has {', '.join(map(repr, names))}.",
+            f" {label} 里有 {', '.join(map(repr, names))}。",
+        )
         for label, names in (("TOOLS", specs), ("TOOL_HANDLERS", handlers))
         if names
     )
-    return (
+    return pick(
         f"{name!r} is in neither TOOLS nor TOOL_HANDLERS: add its schema to TOOLS (what the "
-        f"model sees) and its function to TOOL_HANDLERS (what the code runs).{has}"
+        f"model sees) and its function to TOOL_HANDLERS (what the code runs).{has}",
+        f"{name!r} 既不在 TOOLS 里，也不在 TOOL_HANDLERS 里：把它的 schema 加进 TOOLS（模型看到的），"
+        f"把它的函数加进 TOOL_HANDLERS（代码运行的）。{has}",
     )
 
 
@@ -122,27 +140,43 @@ def call_problems(
     outcome = Toolbox([dataclasses.replace(tool, handler=recorded)]).dispatch(name, example)
     if outcome.is_error:
         return [
-            f"calling {name!r} with {example!r} fails, so the model would read an error: "
-            f"{outcome.content}"
+            pick(
+                f"calling {name!r} with {example!r} fails, so the model would read an error: ",
+                f"用 {example!r} 调用 {name!r} 失败了，模型会读到一个错误：",
+            )
+            + str(outcome.content)
         ]
     value, output = seen.get("value"), printed.getvalue()
     if value is None and output:
         return [
-            f"{name!r} prints its result instead of returning it: the model never sees what a "
-            f"tool prints ({output.strip()[:80]!r}), only what it returns, and it returned None, "
-            f"which the model reads as {outcome.content!r}. Replace print(...) with return ..."
+            pick(
+                f"{name!r} prints its result instead of returning it: the model never sees what a "
+                f"tool prints ({output.strip()[:80]!r}), only what it returns, and it returned None, "
+                f"which the model reads as {outcome.content!r}. Replace print(...) with return ...",
+                f"{name!r} 把结果打印出来，而不是返回它：模型永远看不到工具打印的东西"
+                f"（{output.strip()[:80]!r}），只看得到它返回的值；它返回了 None，"
+                f"模型读到的是 {outcome.content!r}。把 print(...) 换成 return ...",
+            )
         ]
     if value is None:
         return [
-            f"{name!r} returned None, which the model reads as {outcome.content!r}: end the "
-            "function with return and the result as a string."
+            pick(
+                f"{name!r} returned None, which the model reads as {outcome.content!r}: end the "
+                "function with return and the result as a string.",
+                f"{name!r} 返回了 None，模型读到的是 {outcome.content!r}：函数最后要 return 一个字符串结果。",
+            )
         ]
     if not isinstance(value, str):
         return [
-            f"{name!r} returned {type(value).__name__} {repr(value)[:80]}, not a string: the loop would "
-            f"turn it into the text {outcome.content[:80]!r} for the model. Return a string "
-            "yourself (str(...), or json.dumps(...) for structured data), so you decide what "
-            "the model reads."
+            pick(
+                f"{name!r} returned {type(value).__name__} {repr(value)[:80]}, not a string: the loop would "
+                f"turn it into the text {outcome.content[:80]!r} for the model. Return a string "
+                "yourself (str(...), or json.dumps(...) for structured data), so you decide what "
+                "the model reads.",
+                f"{name!r} 返回的是 {type(value).__name__} {repr(value)[:80]}，不是字符串：循环会把它"
+                f"变成文本 {outcome.content[:80]!r} 交给模型。自己返回一个字符串（str(...)，"
+                "结构化数据用 json.dumps(...)），模型读到什么由你决定。",
+            )
         ]
     return []
 

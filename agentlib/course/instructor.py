@@ -15,7 +15,9 @@ from typing import Any
 from ..errors import ToolError
 from ..sandbox import remove_tree
 from ..tools import Tool, Toolbox
+from . import language
 from .exercise import check_exercise
+from .language import pick
 from .parameters import (
     ParameterError,
     from_env,
@@ -33,6 +35,14 @@ WRITE_A_SCRIPT = (
 WHERE_OFFERED = (
     "wherever agentlib.agent_loop runs (its toolbox comes from course.tools(...)); the lesson's "
     "hand-written requests send only the lesson's own TOOLS"
+)
+WRITE_A_SCRIPT_ZH = (  # the same two, when the course speaks Chinese
+    "把 SCRIPT 设为 '模块:名字'，指向 Script(call({name!r}, ...), say('...'))"
+    "（README 的 For instructors 一节），或者用 BACKEND='auto' 加一个 key 来运行"
+)
+WHERE_OFFERED_ZH = (
+    "凡是运行 agentlib.agent_loop 的地方（它的工具箱来自 course.tools(...)）；"
+    "课里手写的请求只发送这一课自己的 TOOLS"
 )
 
 
@@ -122,12 +132,18 @@ class Course:
         script: str = "",
         *,
         name: str = "course",
+        lang: str = "en",
     ) -> None:
         from .. import connect
         from ..client import is_offline, next_start_problems
         from ..course_tools import s02_tools
         from ..sandbox import Workspace
 
+        try:
+            language.use(lang)  # Course's lines, the checks and expect_error speak it from here on
+        except ValueError as e:
+            raise ParameterError(str(e)) from e
+        self.lang = lang
         problem = workspace_problem(workspace)
         if problem:
             raise ParameterError(problem)
@@ -208,18 +224,31 @@ class Course:
         if not self.extras:
             return []
         names = ", ".join(t.name for t in self.extras)
+        label, spec, where = (
+            self.extra_tools_label,
+            self.script_spec,
+            pick(WHERE_OFFERED, WHERE_OFFERED_ZH),
+        )
         facts = [
-            f"instructor tools {names} ({self.extra_tools_label}) are offered {WHERE_OFFERED}."
+            pick(
+                f"instructor tools {names} ({label}) are offered {where}.",
+                f"讲师的工具 {names}（{label}）会提供给模型，{where}。",
+            )
         ]
         if self.script is not None:
             facts.append(
-                f"{self.script_label}={self.script_spec!r} runs in the section 'For instructors'."
+                pick(
+                    f"{self.script_label}={spec!r} runs in the section 'For instructors'.",
+                    f"{self.script_label}={spec!r} 会在“讲师专用”一节里运行。",
+                )
             )
         elif self.offline:
+            how = pick(WRITE_A_SCRIPT, WRITE_A_SCRIPT_ZH).format(name=self.extras[0].name)
             facts.append(
-                f"offline without SCRIPT nothing will call {names}: "
-                + WRITE_A_SCRIPT.format(name=self.extras[0].name)
-                + "."
+                pick(
+                    f"offline without SCRIPT nothing will call {names}: {how}.",
+                    f"离线且没有 SCRIPT 时，不会有谁调用 {names}：{how}。",
+                )
             )
         return facts
 

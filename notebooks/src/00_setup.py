@@ -20,6 +20,7 @@ BACKEND: str = "offline"  # "offline", "auto" (real model if a key is configured
 WORKSPACE: "Optional[str]" = None  # None: a fresh temporary folder. Never point this at your own project.
 EXTRA_TOOLS: str = ""  # instructors: "module:attribute" of tools, a Toolbox or a make_tools(ws) factory, comma-separated
 SCRIPT: str = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
+LANG: str = "en"  # the language the course prints and draws in: "en" or "zh"
 
 # %% [markdown]
 # `Course` reads these parameters: it checks `EXTRA_TOOLS` and `SCRIPT` at once, connects to
@@ -29,7 +30,7 @@ SCRIPT: str = ""  # instructors: "module:attribute" of an offline Script (see 99
 import agentlib
 from agentlib.course import Course
 
-course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="setup")
+course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="setup", lang=LANG)
 
 # %% [markdown]
 # ## 1. What is installed
@@ -136,7 +137,7 @@ ws.write_file("main.py", 'print("main")\n')
 from agentlib.widgets import live
 
 tools = course.tools(agentlib.s02_tools(ws))
-diagram = live(offline=OFFLINE, tools=tools)
+diagram = live(offline=OFFLINE, tools=tools, lang=course.lang)
 state = agentlib.agent_loop(
     [{"role": "user", "content": "List all Python files in this directory"}],
     client=client, model=MODEL, tools=tools, on_event=diagram.on_event,
@@ -157,7 +158,7 @@ from agentlib.widgets import show
 tools = course.tools(agentlib.s02_tools(ws))
 run = course.run_script(tools)
 if run:
-    display(show(run, offline=True, tools=tools))
+    display(show(run, offline=True, tools=tools, lang=course.lang))
 
 # %% [markdown]
 # ## Exercises

@@ -38,6 +38,7 @@ BACKEND: str = "offline"  # "offline", "auto" (real model if a key is configured
 WORKSPACE: "Optional[str]" = None  # None: a fresh temporary folder. Never point this at your own project.
 EXTRA_TOOLS: str = ""  # instructors: "module:attribute" of tools, a Toolbox or a make_tools(ws) factory, comma-separated
 SCRIPT: str = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
+LANG: str = "en"  # the language the course prints and draws in: "en" or "zh"
 
 # %% [markdown]
 # `Course` reads the parameters, connects to the model (`client`, `MODEL`) and gives the
@@ -47,7 +48,7 @@ SCRIPT: str = ""  # instructors: "module:attribute" of an offline Script (see 99
 import agentlib
 from agentlib.course import Course
 
-course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="s01")
+course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="s01", lang=LANG)
 client, MODEL = course.client, course.model
 ws = course.workspace
 WORKDIR = ws.root
@@ -374,7 +375,7 @@ from agentlib.widgets import show
 drawn = [{"role": "user", "content": "List all Python files in this directory"}]
 if verdict.ok:
     agent_loop(drawn)
-    display(show(drawn, offline=OFFLINE, tools=TOOLS))
+    display(show(drawn, offline=OFFLINE, tools=TOOLS, lang=course.lang))
 else:
     print("This cell draws your loop once the check above says it works.")
 
@@ -394,7 +395,7 @@ else:
 tools = course.tools(agentlib.s01_tools(ws))
 run = course.run_script(tools, system=SYSTEM)
 if run:
-    display(show(run, offline=True, tools=tools))
+    display(show(run, offline=True, tools=tools, lang=course.lang))
 
 # %% [markdown]
 # ## Quiz

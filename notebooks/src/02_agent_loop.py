@@ -40,6 +40,7 @@ BACKEND: str = "offline"  # "offline", "auto" (real model if a key is configured
 WORKSPACE: "Optional[str]" = None  # None: a fresh temporary folder. Never point this at your own project.
 EXTRA_TOOLS: str = ""  # instructors: "module:attribute" of tools, a Toolbox or a make_tools(ws) factory, comma-separated
 SCRIPT: str = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
+LANG: str = "en"  # the language the course prints and draws in: "en" or "zh"
 
 # %% [markdown]
 # Notebook 01's pieces in one cell: the client, the workspace with its `main.py`, the bash
@@ -52,7 +53,7 @@ import subprocess
 import agentlib
 from agentlib.course import Course
 
-course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="s01")
+course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="s01", lang=LANG)
 client, MODEL = course.client, course.model
 ws = course.workspace
 WORKDIR = ws.root
@@ -115,7 +116,7 @@ from agentlib.widgets import show
 
 history = [{"role": "user", "content": 'Create a file called hello.py that prints "Hello, World!"'}]
 agent_loop(history)
-show(history, offline=OFFLINE, tools=TOOLS)
+show(history, offline=OFFLINE, tools=TOOLS, lang=course.lang)
 
 # %%
 print(run_bash("python3 hello.py"))
@@ -123,7 +124,7 @@ if OFFLINE:
     assert run_bash("python3 hello.py") == "Hello, World!"
 history = [{"role": "user", "content": "List all Python files in this directory"}]
 agent_loop(history)
-show(history, offline=OFFLINE, tools=TOOLS)
+show(history, offline=OFFLINE, tools=TOOLS, lang=course.lang)
 
 # %% [markdown]
 # The third prompt needs a git repository; we make the workspace one (branch `main`):
@@ -132,7 +133,7 @@ show(history, offline=OFFLINE, tools=TOOLS)
 print(run_bash("git init -q -b main && echo initialised"))
 history = [{"role": "user", "content": "What is the current git branch?"}]
 agent_loop(history)
-show(history, offline=OFFLINE, tools=TOOLS)
+show(history, offline=OFFLINE, tools=TOOLS, lang=course.lang)
 
 # %%
 history = [{"role": "user", "content": "Create a directory called test_output and write 3 files in it"}]
@@ -141,7 +142,7 @@ made = sorted(p.name for p in (WORKDIR / "test_output").iterdir())
 print(made)
 if OFFLINE:
     assert len(made) == 3
-show(history, offline=OFFLINE, tools=TOOLS)
+show(history, offline=OFFLINE, tools=TOOLS, lang=course.lang)
 
 # %% [markdown]
 # ## 2. The walkthrough, as a real run
@@ -378,7 +379,7 @@ client, MODEL = saved
 from agentlib.widgets import live
 
 tools = course.tools(agentlib.Toolbox.from_dicts(TOOLS, {"bash": run_bash}))
-diagram = live(offline=True, tools=tools)
+diagram = live(offline=True, tools=tools, lang=course.lang)
 script_client, script_model = offline_client(same_script())
 state = agentlib.agent_loop(
     [{"role": "user", "content": question}], client=script_client, model=script_model,
@@ -400,7 +401,7 @@ print(f"same transcript: {len(state.messages)} messages, stopped on {state.stop_
 my_question = "Create a file called notes.txt containing hello"
 mine = [{"role": "user", "content": my_question}]
 agent_loop(mine)
-show(mine, offline=OFFLINE, tools=TOOLS)
+show(mine, offline=OFFLINE, tools=TOOLS, lang=course.lang)
 
 # %% [markdown]
 # ## What to take away
@@ -427,7 +428,7 @@ show(mine, offline=OFFLINE, tools=TOOLS)
 tools = course.tools(agentlib.s01_tools(ws))
 run = course.run_script(tools, system=SYSTEM)
 if run:
-    display(show(run, offline=True, tools=tools))
+    display(show(run, offline=True, tools=tools, lang=course.lang))
 
 # %% [markdown]
 # ## Quiz: s01

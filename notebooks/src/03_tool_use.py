@@ -38,6 +38,7 @@ BACKEND: str = "offline"  # "offline", "auto" (real model if a key is configured
 WORKSPACE: "Optional[str]" = None  # None: a fresh temporary folder. Never point this at your own project.
 EXTRA_TOOLS: str = ""  # instructors: "module:attribute" of tools, a Toolbox or a make_tools(ws) factory, comma-separated
 SCRIPT: str = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
+LANG: str = "en"  # the language the course prints and draws in: "en" or "zh"
 
 # %% [markdown]
 # The set-up, and notebook 01's `run_bash` with all its branches (the deny-list, the timeout,
@@ -51,7 +52,7 @@ from pathlib import Path
 import agentlib
 from agentlib.course import Course, expect_error
 
-course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="s02")
+course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="s02", lang=LANG)
 client, MODEL = course.client, course.model
 ws = course.workspace
 WORKDIR = ws.root
@@ -425,7 +426,7 @@ def ask(query: str):
     start = len(history)
     history.append({"role": "user", "content": query})
     agent_loop(history)
-    return show(history[start:], offline=OFFLINE, tools=TOOLS)
+    return show(history[start:], offline=OFFLINE, tools=TOOLS, lang=course.lang)
 
 
 ask("Read the file requirements.txt")
@@ -498,7 +499,7 @@ compare_view(
 tools = course.tools(agentlib.s02_tools(ws))
 run = course.run_script(tools, system=SYSTEM)
 if run:
-    display(show(run, offline=True, tools=tools))
+    display(show(run, offline=True, tools=tools, lang=course.lang))
 
 # %% [markdown]
 # ## Quiz

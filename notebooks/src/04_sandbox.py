@@ -33,6 +33,7 @@ BACKEND: str = "offline"  # "offline", "auto" (real model if a key is configured
 WORKSPACE: "Optional[str]" = None  # None: a fresh temporary folder. Never point this at your own project.
 EXTRA_TOOLS: str = ""  # instructors: "module:attribute" of tools, a Toolbox or a make_tools(ws) factory, comma-separated
 SCRIPT: str = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
+LANG: str = "en"  # the language the course prints and draws in: "en" or "zh"
 
 # %% [markdown]
 # The set-up, and notebook 01's `run_bash`: a deny-list, and no isolation at all.
@@ -46,7 +47,7 @@ import anthropic
 import agentlib
 from agentlib.course import Course, expect_error
 
-course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="s02")
+course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="s02", lang=LANG)
 client, MODEL = course.client, course.model
 ws = course.workspace
 WORKDIR = ws.root
@@ -202,7 +203,7 @@ escape_client, escape_model = offline_client(escape)
 tools = course.tools(agentlib.s02_tools(ws))
 state = agentlib.agent_loop([{"role": "user", "content": "Read the secret next to the workspace"}],
                             client=escape_client, model=escape_model, tools=tools)
-show(state, offline=True, tools=tools)
+show(state, offline=True, tools=tools, lang=course.lang)
 
 # %% [markdown]
 # Writing through the hard link now replaces the link and leaves the outside file alone:
@@ -493,7 +494,7 @@ for read_only in (True, False):
 tools = course.tools(agentlib.s02_tools(ws))
 run = course.run_script(tools)
 if run:
-    display(show(run, offline=True, tools=tools))
+    display(show(run, offline=True, tools=tools, lang=course.lang))
 
 # %% [markdown]
 # ## Quiz: s02

@@ -30,13 +30,14 @@ BACKEND: str = "offline"  # "offline", "auto" (real model if a key is configured
 WORKSPACE: "Optional[str]" = None  # None: a fresh temporary folder. Never point this at your own project.
 EXTRA_TOOLS: str = ""  # instructors: "module:attribute" of tools, a Toolbox or a make_tools(ws) factory, comma-separated
 SCRIPT: str = ""  # instructors: "module:attribute" of an offline Script (see 99_appendix)
+LANG: str = "en"  # the language the course prints and draws in: "en" or "zh"
 
 # %%
 import agentlib
 from agentlib.course import Course
 from agentlib.course.checks import check_own_tool
 
-course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="own-tool")
+course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="own-tool", lang=LANG)
 client, MODEL = course.client, course.model
 ws = course.workspace
 OFFLINE = course.offline
@@ -143,7 +144,7 @@ else:
     else:
         model_client, model_name = client, MODEL
     tools = course.tools(agentlib.Toolbox.from_dicts(TOOLS, TOOL_HANDLERS))
-    diagram = live(offline=OFFLINE, tools=tools)
+    diagram = live(offline=OFFLINE, tools=tools, lang=course.lang)
     state = agentlib.agent_loop([{"role": "user", "content": QUESTION}], client=model_client,
                                 model=model_name, tools=tools, on_event=diagram.on_event)
     for event in state.events:
@@ -258,7 +259,7 @@ script_client, script_model = offline_client(Script(call("char_count", text="abc
 failed = agentlib.agent_loop([{"role": "user", "content": "Count the characters of abc"}],
                              client=script_client, model=script_model, tools=crashing)
 print(failed.messages[2]["content"][0])
-show(failed, offline=True, tools=crashing)
+show(failed, offline=True, tools=crashing, lang=course.lang)
 
 # %% [markdown]
 # ## For instructors
@@ -270,7 +271,7 @@ show(failed, offline=True, tools=crashing)
 tools = course.tools(agentlib.s02_tools(ws))
 run = course.run_script(tools)
 if run:
-    display(show(run, offline=True, tools=tools))
+    display(show(run, offline=True, tools=tools, lang=course.lang))
 
 # %% [markdown]
 # ## Quiz

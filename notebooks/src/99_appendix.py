@@ -21,6 +21,7 @@ BACKEND: str = "offline"  # "offline", "auto" (real model if a key is configured
 WORKSPACE: "Optional[str]" = None  # None: a fresh temporary folder. Never point this at your own project.
 EXTRA_TOOLS: str = ""  # instructors: "module:attribute" of tools, a Toolbox or a make_tools(ws) factory, comma-separated
 SCRIPT: str = ""  # instructors: "module:attribute" of an offline Script (section 3)
+LANG: str = "en"  # the language the course prints and draws in: "en" or "zh"
 
 # %%
 import os
@@ -28,7 +29,7 @@ import os
 import agentlib
 from agentlib.course import Course, expect_error
 
-course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="appendix")
+course = Course(BACKEND, WORKSPACE, EXTRA_TOOLS, SCRIPT, name="appendix", lang=LANG)
 client, MODEL = course.client, course.model
 ws = course.workspace
 SYSTEM = f"You are a coding agent at {ws.root}. Use bash to solve tasks. Act, don't explain."
@@ -140,6 +141,7 @@ with expect_error(KeyError, why="a missing MODEL_ID fails at start-up, naming th
 # | `WORKSPACE` | `None` | the agent's folder; `None` is a fresh temporary folder |
 # | `EXTRA_TOOLS` | `""` | comma-separated `module:attribute` naming `@tool` functions or a `Toolbox` |
 # | `SCRIPT` | `""` | `module:attribute` naming an offline `Script` (or a list of replies) |
+# | `LANG` | `"en"` | the language the course prints and draws in; `"zh"` in the Chinese notebooks (`notebooks/zh`) |
 #
 # `Course(...)` (the notebooks' set-up cell) imports and checks `EXTRA_TOOLS` and `SCRIPT`
 # at once, and every cell that runs `agentlib`'s loop adds your tools through
@@ -172,7 +174,7 @@ from agentlib.widgets import show
 tools = course.tools(agentlib.s02_tools(ws))
 run = course.run_script(tools)
 if run:
-    display(show(run, offline=True, tools=tools))
+    display(show(run, offline=True, tools=tools, lang=course.lang))
 else:
     print("no SCRIPT set: nothing to run")
 

@@ -11,11 +11,12 @@ check can say "your cell raised" rather than "still blank".
 
 from . import cells
 from .agent_loop import check_stop_reasons
-from .loop_by_hand import check_agent_loop, check_exit_code, check_tool_results
+from .loop_by_hand import check_exit_code, check_tool_results
 from .sandbox import check_safe_glob
 from .scripted import BASH
 from .tool_use import check_dispatch_map, check_edit_refuses_duplicates
 from .verdict import BLANK, MODE_VARIABLE, NOT_YET, WORKS, Verdict
+from .whole_loop import check_agent_loop
 from .your_own_tool import check_own_tool
 
 cells.watch()

@@ -7,13 +7,20 @@ from typing import Any
 
 from ...messages import to_dict
 from ...offline import call, reply, say
+from ..language import pick
 from .scripted import CountingClient, RunawayLoop, globals_swapped, text_of
 from .verdict import Verdict, api_message, blank, check, is_blank
 
 PAUSED, FINISHED = "Still working...", "Finished after the pause."
 RUNAWAY = {
-    "pause_turn": "the reply after the pause is the final answer: return there",
-    "max_tokens": "a reply cut off at max_tokens must not have its tool calls run: append it and return",
+    "pause_turn": (
+        "the reply after the pause is the final answer: return there",
+        "暂停之后的那条回复就是最终回答：在那里返回",
+    ),
+    "max_tokens": (
+        "a reply cut off at max_tokens must not have its tool calls run: append it and return",
+        "在 max_tokens 处被截断的回复，它的工具调用不能运行：追加它，然后返回",
+    ),
 }
 
 
@@ -36,23 +43,36 @@ def _run(
 def _after_pause(messages: list[dict], counting: CountingClient, ran: list[str]) -> str | None:
     """Why the loop mishandled ``pause_turn``, or None."""
     if ran:
-        return f"no tool was asked for, yet the loop ran {ran}"
+        return pick(
+            f"no tool was asked for, yet the loop ran {ran}",
+            f"没有请求任何工具，循环却运行了 {ran}",
+        )
     if len(counting.calls) < 2:
-        return "after pause_turn the loop must call the model again; it returned after the paused reply"
+        return pick(
+            "after pause_turn the loop must call the model again; it returned after the paused reply",
+            "pause_turn 之后循环必须再调用一次模型；它却在暂停的回复之后就返回了",
+        )
     if len(counting.calls) < 3:
-        return (
+        return pick(
             "the turn paused twice in a row, and the loop returned after the second pause: call the "
-            "model again after every pause_turn (a `continue` in the loop), not once"
+            "model again after every pause_turn (a `continue` in the loop), not once",
+            "回合连续暂停了两次，循环却在第二次暂停后返回了：每次 pause_turn 之后都要再调用模型（循环里的 `continue`），不只一次",
         )
     resent = counting.calls[1]["messages"][-1]
     if resent.get("role") != "assistant" or PAUSED not in text_of(resent.get("content")):
-        return (
+        return pick(
             f"append the paused reply before calling the model again: the second request ended with a "
             f"{resent.get('role')} message {text_of(resent.get('content'))!r:.60}, so the model lost "
-            f"the {PAUSED!r} it had said (a `continue` before `messages.append(...)` does this)"
+            f"the {PAUSED!r} it had said (a `continue` before `messages.append(...)` does this)",
+            f"再次调用模型之前，要先追加暂停时的回复：第二次请求以一条 {resent.get('role')} 消息 "
+            f"{text_of(resent.get('content'))!r:.60} 结尾，模型就丢了它说过的 {PAUSED!r}"
+            "（把 `continue` 放在 `messages.append(...)` 之前就会这样）",
         )
     if not text_of(messages[-1].get("content")).endswith(FINISHED):
-        return "after the last call the loop should append the final answer and stop"
+        return pick(
+            "after the last call the loop should append the final answer and stop",
+            "最后一次调用之后，循环应追加最终回答，然后停下",
+        )
     return None
 
 
@@ -60,12 +80,18 @@ def _after_cut(messages: list[dict], ran: list[str]) -> tuple[str | None, str]:
     """Why the loop mishandled a reply cut at ``max_tokens`` (or None), and how it kept the history."""
     if ran:
         return (
-            f"a reply cut off at max_tokens must not have its tool calls run; tools run: {ran}",
+            pick(
+                f"a reply cut off at max_tokens must not have its tool calls run; tools run: {ran}",
+                f"在 max_tokens 处被截断的回复，它的工具调用不能运行；运行了的工具：{ran}",
+            ),
             "",
         )
     if len(messages) < 2 or messages[1].get("role") != "assistant":
         return (
-            "append the cut reply to the history before returning: what the model said is part of it",
+            pick(
+                "append the cut reply to the history before returning: what the model said is part of it",
+                "返回之前把截断的回复追加进历史：模型说过的话也是历史的一部分",
+            ),
             "",
         )
     calls = [
@@ -74,7 +100,10 @@ def _after_cut(messages: list[dict], ran: list[str]) -> tuple[str | None, str]:
         if isinstance(b, dict) and b.get("type") == "tool_use"
     ]
     if len(messages) == 2:
-        return None, "its unanswered call is left for normalize_messages (notebook 04) to answer"
+        return None, pick(
+            "its unanswered call is left for normalize_messages (notebook 04) to answer",
+            "它没有得到回答的调用留给 normalize_messages（notebook 04）去回答",
+        )
     results = messages[2].get("content") if messages[2].get("role") == "user" else None
     if len(messages) == 3 and isinstance(results, list):
         answered = {
@@ -85,11 +114,18 @@ def _after_cut(messages: list[dict], ran: list[str]) -> tuple[str | None, str]:
         if answered >= set(calls):
             return (
                 None,
-                "its cut call is answered with an is_error result, so the history stays valid",
+                pick(
+                    "its cut call is answered with an is_error result, so the history stays valid",
+                    "它被截断的调用得到了一个 is_error 结果，所以历史仍然合法",
+                ),
             )
     return (
-        "after the cut reply, return; the history may then end with it, or with one user message holding a "
-        f"tool_result with 'is_error': True for each cut call ({calls}); it holds {len(messages)} messages",
+        pick(
+            "after the cut reply, return; the history may then end with it, or with one user message holding a "
+            f"tool_result with 'is_error': True for each cut call ({calls}); it holds {len(messages)} messages",
+            "截断的回复之后就返回；历史可以以它结尾，或以一条 user 消息结尾，其中为每个被截断的调用"
+            f"（{calls}）放一个 'is_error': True 的 tool_result；现在历史里有 {len(messages)} 条消息",
+        ),
         "",
     )
 
@@ -115,12 +151,21 @@ def check_stop_reasons(agent_loop: Callable[[list], Any]) -> Verdict:
             messages, counting = _run(agent_loop, replies, ran)
         except NotImplementedError as e:
             if is_blank(e):
-                return blank(f"{name} still raises NotImplementedError.")
+                return blank(
+                    pick(
+                        f"{name} still raises NotImplementedError.",
+                        f"{name} 仍然抛出 NotImplementedError。",
+                    )
+                )
             problems.append(f"{stop_reason}: {name} raised NotImplementedError: {e}")
             continue
         except RunawayLoop:
             problems.append(
-                f"{stop_reason}: {RUNAWAY[stop_reason]} (the loop kept calling the model after it; tools run: {ran or 'none'})"
+                f"{stop_reason}: {pick(*RUNAWAY[stop_reason])}"
+                + pick(
+                    f" (the loop kept calling the model after it; tools run: {ran or 'none'})",
+                    f"（循环在那之后还在调用模型；运行了的工具：{ran or '无'}）",
+                )
             )
             continue
         except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
@@ -133,9 +178,16 @@ def check_stop_reasons(agent_loop: Callable[[list], Any]) -> Verdict:
         if problem:
             problems.append(f"{stop_reason}: {problem}")
     if problems:
-        return Verdict(False, "not every stop reason is handled yet.", problems)
+        return Verdict(
+            False,
+            pick("not every stop reason is handled yet.", "还有停止原因没有处理好。"),
+            problems,
+        )
     return Verdict(
         True,
-        "pause_turn resumed the turn, and the cut-off tool call was never run: the paused reply "
-        f"went back with the history, and {kept}.",
+        pick(
+            "pause_turn resumed the turn, and the cut-off tool call was never run: the paused reply "
+            f"went back with the history, and {kept}.",
+            f"pause_turn 让回合继续了，截断的工具调用一次都没运行：暂停时的回复随历史发了回去，而且{kept}。",
+        ),
     )

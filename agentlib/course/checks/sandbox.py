@@ -7,6 +7,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from ..language import pick
 from .scripted import GLOB, model_read, not_text, remove_folder, returned
 from .verdict import Verdict, check, crash
 
@@ -63,47 +64,84 @@ def _check_glob(run_glob: Callable[[str], str], root: Path, sibling: Path | None
             return crash(f"{name}('glob-check/*.txt')", e)
         verdict = crash(f"{name}({pattern!r})", e)
         verdict.details.append(
-            "refuse such a pattern before searching: return 'Error: ...' for an absolute pattern or one with a '..' part"
+            pick(
+                "refuse such a pattern before searching: return 'Error: ...' for an absolute pattern or one with a '..' part",
+                "搜索之前就拒绝这样的模式：对绝对路径模式或含有 '..' 这一段的模式，返回 'Error: ...'",
+            )
         )
         return verdict
     if problem := not_text(f"{name}('glob-check/*.txt')", inside, printed):
-        return Verdict(False, f"{problem} One path per line.")
+        return Verdict(
+            False,
+            pick(
+                f"{problem} One path per line.",
+                f"{problem}每行一个路径。",
+            ),
+        )
     problems = []
     expected = [f"glob-check/{n}" for n in sorted(SHUFFLED)]
     lines = [line.strip() for line in inside.strip().splitlines()]
     if sorted(lines) == expected and lines != expected:
-        problems.append(f"'glob-check/*.txt' gave the right paths, but not sorted: {lines}")
+        problems.append(
+            pick(
+                f"'glob-check/*.txt' gave the right paths, but not sorted: {lines}",
+                f"'glob-check/*.txt' 给出的路径对了，但没有排序：{lines}",
+            )
+        )
     elif lines != expected:
         problems.append(
-            f"'glob-check/*.txt' should give {len(expected)} lines, {expected[0]!r} to {expected[-1]!r} "
-            f"(relative to the workspace); it gave {inside!r:.160}"
+            pick(
+                f"'glob-check/*.txt' should give {len(expected)} lines, {expected[0]!r} to {expected[-1]!r} "
+                f"(relative to the workspace); it gave {inside!r:.160}",
+                f"'glob-check/*.txt' 应给出 {len(expected)} 行，从 {expected[0]!r} 到 {expected[-1]!r}"
+                f"（相对于工作区）；实际给出的是 {inside!r:.160}",
+            )
         )
     for pattern, out in outside.items():
         if str(out).lower().startswith("error"):
             continue
         if sibling is not None and sibling.name in pattern:
             problems.append(
-                f"{pattern!r} reaches {sibling.name!r}, a folder beside the workspace whose name starts "
-                f"with the workspace's, and returned {str(out)[:100]!r}: a path that starts with the "
-                "workspace's text is not inside it. Refuse '..' parts, or compare paths with "
-                "Path.is_relative_to, not strings with startswith"
+                pick(
+                    f"{pattern!r} reaches {sibling.name!r}, a folder beside the workspace whose name starts "
+                    f"with the workspace's, and returned {str(out)[:100]!r}: a path that starts with the "
+                    "workspace's text is not inside it. Refuse '..' parts, or compare paths with "
+                    "Path.is_relative_to, not strings with startswith",
+                    f"{pattern!r} 到了 {sibling.name!r}：工作区旁边一个名字以工作区名字开头的目录，"
+                    f"并返回了 {str(out)[:100]!r}：以工作区的文字开头的路径不一定在工作区里。"
+                    "要拒绝 '..' 这一段，或者用 Path.is_relative_to 比较路径，而不是用 startswith 比较字符串",
+                )
             )
         else:
             problems.append(
-                f"{pattern!r} reaches outside the workspace: return an 'Error: ...'; it returned {str(out)[:100]!r}"
+                pick(
+                    f"{pattern!r} reaches outside the workspace: return an 'Error: ...'; it returned {str(out)[:100]!r}",
+                    f"{pattern!r} 到了工作区外面：应返回 'Error: ...'；它返回的是 {str(out)[:100]!r}",
+                )
             )
     if problems:
         unsafe = any("reaches" in p for p in problems)
         return Verdict(
-            False, f"the glob {'is not safe yet' if unsafe else 'needs another look'}.", problems
+            False,
+            pick(
+                f"the glob {'is not safe yet' if unsafe else 'needs another look'}.",
+                f"这个 glob {'还不安全' if unsafe else '还要再看看'}。",
+            ),
+            problems,
         )
     seen = model_read(run_glob, GLOB, {"pattern": "/etc/*"}, "That pattern is refused.")
-    tried = f"{len(escapes)} escapes" + (
-        f" (one into {sibling.name!r} beside it)"
+    tried = pick(f"{len(escapes)} escapes", f"{len(escapes)} 种逃逸") + (
+        pick(f" (one into {sibling.name!r} beside it)", f"（其中一种进入旁边的 {sibling.name!r}）")
         if sibling
-        else " (not the one into a folder beside it: the folder above the workspace is not writable)"
+        else pick(
+            " (not the one into a folder beside it: the folder above the workspace is not writable)",
+            "（没有试进入旁边目录的那种：工作区上一层的目录不可写）",
+        )
     )
     return Verdict(
         True,
-        f"matches come back relative, and {tried} are refused; asked for '/etc/*' in the loop, the model read {seen!r}.",
+        pick(
+            f"matches come back relative, and {tried} are refused; asked for '/etc/*' in the loop, the model read {seen!r}.",
+            f"匹配结果以相对路径返回，{tried}都被拒绝了；在循环里请求 '/etc/*' 时，模型读到的是 {seen!r}。",
+        ),
     )

@@ -14,6 +14,7 @@ from ...messages import content_text, to_dict
 from ...offline import Script, call, offline_client, say
 from ...sandbox import remove_tree
 from ...tools import Toolbox
+from ..language import pick
 
 
 def spec(name: str, description: str, *arguments: str) -> dict[str, Any]:
@@ -75,11 +76,15 @@ def not_text(what: str, value: Any, printed: str) -> str | None:
     if isinstance(value, str):
         return None
     if value is None and printed.strip():
-        return (
+        return pick(
             f"{what} printed {printed.strip()[:60]!r} and returned None: the model reads only what "
-            "the function returns, so return the text instead of printing it."
+            "the function returns, so return the text instead of printing it.",
+            f"{what} 打印了 {printed.strip()[:60]!r}，返回的却是 None：模型只读函数返回的东西，所以要返回文本，而不是打印它。",
         )
-    return f"{what} returned {type(value).__name__}, not text: the model can only read strings."
+    return pick(
+        f"{what} returned {type(value).__name__}, not text: the model can only read strings.",
+        f"{what} 返回的是 {type(value).__name__}，不是文本：模型只能读字符串。",
+    )
 
 
 def text_of(content: Any) -> str:
@@ -101,7 +106,12 @@ class CountingClient:
     def create(self, **request: Any) -> Any:
         self.calls.append(to_dict(request))
         if len(self.calls) > self.limit:
-            raise RunawayLoop(f"the loop called the model {self.limit + 1} times")
+            raise RunawayLoop(
+                pick(
+                    f"the loop called the model {self.limit + 1} times",
+                    f"循环调用了模型 {self.limit + 1} 次",
+                )
+            )
         return self.client.messages.create(**request)
 
 

@@ -11,11 +11,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..language import pick
 from . import cells
 
 WORKS = "✔ It works:"
 NOT_YET = "✘ Not yet:"
 BLANK = "… Still blank:"
+WORKS_ZH, NOT_YET_ZH, BLANK_ZH = (
+    "✔ 成功了：",
+    "✘ 还不对：",
+    "… 还空着：",
+)  # when the course speaks Chinese
 MODE_VARIABLE = "AGENTLIB_CHECKS"
 MODES = ("friendly", "strict")  # friendly: a verdict is shown; strict: one that is not ok raises
 
@@ -30,13 +36,21 @@ class Verdict:
     blank: bool = False
 
     def __str__(self) -> str:
-        head = WORKS if self.ok else BLANK if self.blank else NOT_YET
+        if self.ok:
+            head = pick(WORKS, WORKS_ZH)
+        else:
+            head = pick(BLANK, BLANK_ZH) if self.blank else pick(NOT_YET, NOT_YET_ZH)
+        width = pick(96, 64)  # textwrap counts characters; a Chinese one takes two columns
         lines = textwrap.wrap(
-            f"{head} {self.summary}", 96, subsequent_indent="  ", break_on_hyphens=False
+            f"{head} {self.summary}", width, subsequent_indent="  ", break_on_hyphens=False
         )
         for detail in self.details:
             lines += textwrap.wrap(
-                detail, 96, initial_indent="  - ", subsequent_indent="    ", break_on_hyphens=False
+                detail,
+                width,
+                initial_indent="  - ",
+                subsequent_indent="    ",
+                break_on_hyphens=False,
             )
         return "\n".join(lines)
 
@@ -52,9 +66,11 @@ class Verdict:
 
 
 def blank(what: str) -> Verdict:
-    return Verdict(
-        False, f"{what} Fill in the cell above, run it, then run this check again.", blank=True
+    then = pick(
+        " Fill in the cell above, run it, then run this check again.",
+        "把上面的单元格填好并运行，然后再运行这个检查。",
     )
+    return Verdict(False, f"{what}{then}", blank=True)
 
 
 _LIBRARY = tuple(  # folders, with their separator: /lib/python3 is no prefix of /lib/python3-notes
@@ -80,15 +96,26 @@ def is_blank(error: BaseException) -> bool:
 def crash(what: str, error: BaseException) -> Verdict:
     """The learner's code raised: the untouched blank's ``NotImplementedError``, or a mistake."""
     if is_blank(error):
-        return blank(f"{what} still raises NotImplementedError.")
-    return Verdict(False, f"{what} raised {type(error).__name__}: {error}")
+        return blank(
+            pick(
+                f"{what} still raises NotImplementedError.",
+                f"{what} 仍然抛出 NotImplementedError。",
+            )
+        )
+    return Verdict(
+        False, pick(f"{what} raised", f"{what} 抛出了") + f" {type(error).__name__}: {error}"
+    )
 
 
 def api_message(error: BaseException) -> str:
     body = getattr(error, "body", None)
     detail = body.get("error") if isinstance(body, dict) else None
     if isinstance(detail, dict) and isinstance(detail.get("message"), str):
-        return f"the API refused the request (HTTP {getattr(error, 'status_code', '?')}): {detail['message']}"
+        status = getattr(error, "status_code", "?")
+        return pick(
+            f"the API refused the request (HTTP {status}): {detail['message']}",
+            f"API 拒绝了这个请求（HTTP {status}）：{detail['message']}",
+        )
     return f"{type(error).__name__}: {error}"
 
 
@@ -113,11 +140,17 @@ def _cell_raised(verdict: Verdict) -> Verdict:
     first_line = next((line for line in source.splitlines() if line.strip()), "")
     return Verdict(
         False,
-        f"a cell you ran before this check raised {type(error).__name__}: {error}",
+        pick("a cell you ran before this check raised", "在这个检查之前你运行的一个单元格抛出了")
+        + f" {type(error).__name__}: {error}",
         [
-            f"that cell starts {first_line.strip()[:80]!r}; a cell that raises stops there, so "
-            "what it was to define keeps its old value. Fix the error, run that cell again, "
-            f"then this check (until then: {verdict.summary})"
+            pick(
+                f"that cell starts {first_line.strip()[:80]!r}; a cell that raises stops there, so "
+                "what it was to define keeps its old value. Fix the error, run that cell again, "
+                f"then this check (until then: {verdict.summary})",
+                f"那个单元格的开头是 {first_line.strip()[:80]!r}；抛出异常的单元格会在那里停下，"
+                "它本该定义的东西还是旧的值。改掉错误，重新运行那个单元格，再运行这个检查"
+                f"（在那之前：{verdict.summary}）",
+            )
         ],
     )
 

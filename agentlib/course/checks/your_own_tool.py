@@ -8,6 +8,7 @@ from typing import Any
 from ...offline import call, say
 from ...tools import Tool, Toolbox
 from ..exercise import check_exercise
+from ..language import pick
 from .scripted import run_loop, text_of
 from .verdict import Verdict, blank, check, is_blank
 
@@ -19,21 +20,32 @@ def _not_a_toolbox(TOOLS: Any) -> Verdict | None:
     if isinstance(TOOLS, Tool) or callable(TOOLS):
         function = TOOLS.handler if isinstance(TOOLS, Tool) else TOOLS
         fn = getattr(function, "__name__", "your_function")
-        what = f"the tool {TOOLS.name!r}" if isinstance(TOOLS, Tool) else f"the function {fn!r}"
+        what = f"{TOOLS.name!r}" if isinstance(TOOLS, Tool) else f"{fn!r}"
         return Verdict(
             False,
-            f"this is {what} alone, not a toolbox: add it to the course's toolbox, "
-            f"`toolbox = agentlib.s02_tools(ws).add({fn})`.",
+            pick(
+                f"this is the {'tool' if isinstance(TOOLS, Tool) else 'function'} {what} alone, not a "
+                f"toolbox: add it to the course's toolbox, `toolbox = agentlib.s02_tools(ws).add({fn})`.",
+                f"这只是{'工具' if isinstance(TOOLS, Tool) else '函数'} {what} 本身，不是工具箱："
+                f"把它加进课程的工具箱，`toolbox = agentlib.s02_tools(ws).add({fn})`。",
+            ),
         )
     if isinstance(TOOLS, dict):
         return Verdict(
             False,
-            "this is one schema dict, not a list of them: TOOLS is the course's list plus yours, "
-            "`TOOLS = s02.TOOLS + [MY_TOOL]`.",
+            pick(
+                "this is one schema dict, not a list of them: TOOLS is the course's list plus yours, "
+                "`TOOLS = s02.TOOLS + [MY_TOOL]`.",
+                "这是一个 schema 字典，不是它们的列表：TOOLS 是课程的列表再加上你的，"
+                "`TOOLS = s02.TOOLS + [MY_TOOL]`。",
+            ),
         )
     return Verdict(
         False,
-        f"TOOLS should be a list of schema dicts or a Toolbox; it is {type(TOOLS).__name__} {TOOLS!r:.80}.",
+        pick(
+            f"TOOLS should be a list of schema dicts or a Toolbox; it is {type(TOOLS).__name__} {TOOLS!r:.80}.",
+            f"TOOLS 应该是 schema 字典的列表或一个 Toolbox；它是 {type(TOOLS).__name__} {TOOLS!r:.80}。",
+        ),
     )
 
 
@@ -47,18 +59,23 @@ def check_own_tool(
 ) -> Verdict:
     """Exercise: the learner's own tool, whatever its name, passes ``check_exercise`` and runs in the loop."""
     if name is Ellipsis or example is Ellipsis or not name:
-        return blank("TOOL_NAME or EXAMPLE is still `...`.")
+        return blank(
+            pick("TOOL_NAME or EXAMPLE is still `...`.", "TOOL_NAME 或 EXAMPLE 还是 `...`。")
+        )
     if TOOLS is Ellipsis:
-        return blank("the toolbox is still `...`.")
+        return blank(pick("the toolbox is still `...`.", "工具箱还是 `...`。"))
     wrong_kind = _not_a_toolbox(TOOLS)
     if wrong_kind is not None:
         return wrong_kind
     if not isinstance(TOOLS, Toolbox) and any(t is Ellipsis for t in TOOLS):
-        return blank("the schema is still `...`.")
+        return blank(pick("the schema is still `...`.", "schema 还是 `...`。"))
     if not isinstance(example, dict):
         return Verdict(
             False,
-            f"EXAMPLE should be a dict of arguments, like {{'text': 'a b c'}}; it is {example!r}.",
+            pick(
+                f"EXAMPLE should be a dict of arguments, like {{'text': 'a b c'}}; it is {example!r}.",
+                f"EXAMPLE 应该是一个参数字典，比如 {{'text': 'a b c'}}；它是 {example!r}。",
+            ),
         )
     handlers = TOOLS.TOOL_HANDLERS if isinstance(TOOLS, Toolbox) else (TOOL_HANDLERS or {})
     if callable(handlers.get(name)):
@@ -66,12 +83,21 @@ def check_own_tool(
             handlers[name](**example)
         except NotImplementedError as e:
             if is_blank(e):
-                return blank(f"{name} still raises NotImplementedError.")
+                return blank(
+                    pick(
+                        f"{name} still raises NotImplementedError.",
+                        f"{name} 仍然抛出 NotImplementedError。",
+                    )
+                )
         except Exception:  # noqa: BLE001 - check_exercise below reports the failure in words
             pass
     problems = check_exercise(TOOLS, TOOL_HANDLERS, name=name, example=example)
     if problems:
-        return Verdict(False, f"{name!r} is not ready for the loop.", problems)
+        return Verdict(
+            False,
+            pick(f"{name!r} is not ready for the loop.", f"{name!r} 还不能放进循环。"),
+            problems,
+        )
     box = (
         TOOLS
         if isinstance(TOOLS, Toolbox)
@@ -87,10 +113,15 @@ def check_own_tool(
     if not ran or ran[0].is_error:
         return Verdict(
             False,
-            f"in the loop the call came back as an error: {ran[0].output if ran else 'no call ran'}",
+            pick("in the loop the call came back as an error: ", "在循环里，这次调用返回了错误：")
+            + (ran[0].output if ran else pick("no call ran", "没有运行任何调用")),
         )
     return Verdict(
         True,
-        f"the loop looked {name!r} up by name and ran it: {name}({example}) -> {ran[0].output!r}; "
-        f"the model answered {text_of(state.messages[-1]['content'])!r}.",
+        pick(
+            f"the loop looked {name!r} up by name and ran it: {name}({example}) -> {ran[0].output!r}; "
+            f"the model answered {text_of(state.messages[-1]['content'])!r}.",
+            f"循环按名字查到了 {name!r} 并运行了它：{name}({example}) -> {ran[0].output!r}；"
+            f"模型回答 {text_of(state.messages[-1]['content'])!r}。",
+        ),
     )
