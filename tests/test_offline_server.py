@@ -182,6 +182,19 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(address):
     assert server.simulator.requests == []
 
 
+def test_a_client_still_sending_a_refused_body_reads_the_whole_answer(address):
+    # the SDK sends the whole body before it reads: a close under it resets the connection
+    (host, port), _ = address
+    with socket.create_connection((host, port), timeout=10) as sock:
+        sock.sendall(_post(f"content-length: {MAX_REQUEST_BYTES + 1}") + b"\r\n\r\n")
+        time.sleep(0.2)  # the 413 is sent and the server is done with this request
+        for _ in range(16):
+            sock.sendall(b"x" * (1 << 20))  # still sending, as a client that did not look
+        answer = _read_all(sock)
+    status, error = _error(answer)
+    assert (status, error["type"]) == (413, "request_too_large")
+
+
 def test_deep_json_is_a_bad_request_not_a_dropped_connection(address):
     body = b"[" * 100_000 + b"]" * 100_000
     status, payload = _raw(address[0], _post(f"content-length: {len(body)}"), body)

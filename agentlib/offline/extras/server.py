@@ -14,6 +14,7 @@ import http
 import json
 import socket
 import threading
+from typing import Any
 
 from agentlib.offline.extras.asgi import asgi_app
 from agentlib.offline.simulator import HTTPAnswer, Offline, error_answer
@@ -29,6 +30,7 @@ LOOPBACK = "127.0.0.1"  # never another interface: the server has no authenticat
 BACKLOG = 128  # connections the kernel queues before accept(); a backlog of 5 resets a burst
 REQUEST_DEADLINE_S = 30  # the whole request (head and body) must arrive within this
 CONNECTION_CAP = 256  # open connections; one more is answered 529 and closed
+LINGER_S = 2  # after an answer sent mid-request, how long the rest of the request is read
 # an idle connection between two requests is closed after this: longer than the 5 s after which
 # the SDK's pool drops one itself, so a client never sends on a connection being closed
 KEEP_ALIVE_S = 10
@@ -50,13 +52,46 @@ def raw_answer(answer: HTTPAnswer) -> bytes:
     return "\r\n".join(head).encode("latin-1") + answer.body
 
 
+class _LingeringClose:
+    """The connection's transport, closed so that an answer sent mid-request is still read.
+
+    Closing on a client that is still sending its body (a 413, a 408) makes the kernel reset
+    the connection, and a reset can destroy the answer before the client reads it. So the
+    answer is followed by an end of stream, what the client still sends is read and dropped,
+    and the connection closes when the client closes it or after ``LINGER_S``.
+    """
+
+    def __init__(self, transport, protocol: GuardedH11) -> None:
+        self._transport, self._protocol = transport, protocol
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+    def close(self) -> None:
+        cycle, transport = self._protocol.cycle, self._transport
+        if (
+            self._protocol.draining
+            or cycle is None
+            or not cycle.more_body
+            or transport.is_closing()
+        ):
+            transport.close()
+            return
+        self._protocol.draining = True
+        transport.write_eof()
+        transport.resume_reading()  # uvicorn may have paused it while the body waited
+        self._protocol.loop.call_later(LINGER_S, transport.close)
+
+
 class GuardedH11(H11Protocol):
     """uvicorn's h11 protocol plus a per-request deadline, a connection cap and JSON refusals."""
 
     _deadline: asyncio.TimerHandle | None = None
+    draining = False  # an answer was sent and the stream ended: what still arrives is dropped
 
     def connection_made(self, transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self.transport = _LingeringClose(transport, self)
         if len(self.connections) > CONNECTION_CAP:
             message = f"The offline server has {CONNECTION_CAP} connections open: retry shortly."
             self._refuse(error_answer(529, "overloaded_error", message, {"retry-after": "1"}))
@@ -66,6 +101,16 @@ class GuardedH11(H11Protocol):
     def on_response_complete(self) -> None:
         self._arm(self.cycle)  # before uvicorn starts on a pipelined next request
         super().on_response_complete()
+
+    def data_received(self, data: bytes) -> None:
+        if not self.draining:
+            super().data_received(data)
+
+    def eof_received(self) -> None:
+        if self.draining:  # the client is done sending: nothing is left to wait for
+            self.transport.close()
+            return
+        super().eof_received()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._deadline is not None:
