@@ -9,7 +9,7 @@ from ...messages import to_dict
 from ...offline import call, reply, say
 from ..language import pick
 from .scripted import CountingClient, RunawayLoop, globals_swapped, text_of
-from .verdict import Verdict, api_message, blank, check, is_blank
+from .verdict import Verdict, api_message, check, is_blank, still_blank
 
 PAUSED, FINISHED = "Still working...", "Finished after the pause."
 RUNAWAY = {
@@ -151,12 +151,7 @@ def check_stop_reasons(agent_loop: Callable[[list], Any]) -> Verdict:
             messages, counting = _run(agent_loop, replies, ran)
         except NotImplementedError as e:
             if is_blank(e):
-                return blank(
-                    pick(
-                        f"{name} still raises NotImplementedError.",
-                        f"{name} 仍然抛出 NotImplementedError。",
-                    )
-                )
+                return still_blank(name)
             problems.append(f"{stop_reason}: {name} raised NotImplementedError: {e}")
             continue
         except RunawayLoop:

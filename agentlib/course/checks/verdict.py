@@ -93,15 +93,17 @@ def is_blank(error: BaseException) -> bool:
     return tb is None or not tb.tb_frame.f_code.co_filename.startswith(_LIBRARY)
 
 
+def still_blank(what: str) -> Verdict:
+    """The verdict on an untouched blank: ``what`` still raises its ``NotImplementedError``."""
+    return blank(
+        pick(f"{what} still raises NotImplementedError.", f"{what} 仍然抛出 NotImplementedError。")
+    )
+
+
 def crash(what: str, error: BaseException) -> Verdict:
     """The learner's code raised: the untouched blank's ``NotImplementedError``, or a mistake."""
     if is_blank(error):
-        return blank(
-            pick(
-                f"{what} still raises NotImplementedError.",
-                f"{what} 仍然抛出 NotImplementedError。",
-            )
-        )
+        return still_blank(what)
     return Verdict(
         False, pick(f"{what} raised", f"{what} 抛出了") + f" {type(error).__name__}: {error}"
     )

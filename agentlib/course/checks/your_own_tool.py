@@ -10,7 +10,7 @@ from ...tools import Tool, Toolbox
 from ..exercise import check_exercise
 from ..language import pick
 from .scripted import run_loop, text_of
-from .verdict import Verdict, blank, check, is_blank
+from .verdict import Verdict, blank, check, is_blank, still_blank
 
 
 def _not_a_toolbox(TOOLS: Any) -> Verdict | None:
@@ -83,12 +83,7 @@ def check_own_tool(
             handlers[name](**example)
         except NotImplementedError as e:
             if is_blank(e):
-                return blank(
-                    pick(
-                        f"{name} still raises NotImplementedError.",
-                        f"{name} 仍然抛出 NotImplementedError。",
-                    )
-                )
+                return still_blank(name)
         except Exception:  # noqa: BLE001 - check_exercise below reports the failure in words
             pass
     problems = check_exercise(TOOLS, TOOL_HANDLERS, name=name, example=example)
