@@ -29,7 +29,9 @@ def test_keep_end_keeps_the_start_and_the_end():
     assert out.startswith("line 0\n") and out.endswith("line 999\n") and len(out) == 200
 
 
-@given(st.text(max_size=300), st.integers(min_value=30, max_value=200), st.booleans())
+# the limit starts where the longest marker for these texts fits: clip documents that a limit
+# shorter than its marker ("[… 300 of 300 characters cut …]", 31 characters) is exceeded
+@given(st.text(max_size=300), st.integers(min_value=31, max_value=200), st.booleans())
 def test_clip_never_exceeds_the_limit_and_accounts_for_every_character(text, limit, keep_end):
     out = clip(text, limit, keep_end=keep_end)
     assert len(out) <= limit
@@ -54,3 +56,8 @@ def test_as_text_falls_back_to_str_when_json_cannot_hold_the_value():
     loop: list = []
     loop.append(loop)
     assert as_text(loop) == "[[...]]"
+
+
+def test_a_limit_shorter_than_the_marker_gives_the_marker_alone():
+    # 31 characters, as documented
+    assert clip("0" * 100, 30) == cut_marker("100 of 100 characters")
