@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from anthropic.lib.tools import ToolError
 
-class ToolError(Exception):
-    """A tool failed at its job (file missing, command timed out, ...).
-
-    Dispatch turns it into a ``tool_result`` with ``is_error: true``; its message is
-    what the model reads, so it says what went wrong and what to try instead.
-    """
+# A tool failed at its job (file missing, command timed out, ...). This is the SDK's own
+# ``ToolError``, so a tool written for the SDK's tool runner raises the same error here.
+# Dispatch turns it into a ``tool_result`` with ``is_error: true``; its message is what the
+# model reads, so it says what went wrong and what to try instead.
+__all__ = ["ConfigError", "PathEscapeError", "ToolError"]
 
 
 class PathEscapeError(ToolError, ValueError):

@@ -307,6 +307,25 @@ def test_an_sdk_tool_joins_a_toolbox_and_runs_through_dispatch():
     assert check_tools(box.TOOLS, box.TOOL_HANDLERS) == []
 
 
+def test_a_tool_written_for_the_sdk_raises_the_one_tool_error_dispatch_knows():
+    from anthropic.lib.tools import ToolError as SdkToolError
+
+    assert ToolError is SdkToolError  # one name, one job: the SDK's class is the course's
+
+    @tool
+    def disk_check(path: str) -> str:
+        """Say whether the disk holding a path has room.
+
+        Args:
+            path: Any path on the disk.
+        """
+        raise SdkToolError([{"type": "text", "text": f"the disk holding {path} is full"}])
+
+    outcome = Toolbox([disk_check]).dispatch("disk_check", {"path": "/tmp"})
+    assert outcome.is_error
+    assert outcome.content == "Error: the disk holding /tmp is full"
+
+
 def test_async_tools_from_the_sdk_or_async_def_run_to_their_result():
     import asyncio
 
