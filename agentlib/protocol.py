@@ -193,8 +193,12 @@ def _unanswered_calls(turns: list[_Turn], n: int) -> list[Problem]:
             "of this message. Messages following `tool_use` blocks must begin with a matching "
             "number of `tool_result` blocks.",
             f"messages[{after.first}] answers the tool calls before it, but does not begin with "
-            f"its tool_result blocks: the first {len(calls)} block(s) must be the tool_result "
-            "blocks, before any text.",
+            "its tool_result blocks: "
+            + (
+                "its first block must be the tool_result, before any text."
+                if len(calls) == 1
+                else f"its first {len(calls)} blocks must be the tool_result blocks, before any text."
+            ),
         )
     ]
 

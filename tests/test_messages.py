@@ -144,6 +144,23 @@ def test_check_history_explains_each_violation(history, phrase):
 
 
 @pytest.mark.parametrize(
+    ("calls", "sentence"),
+    [
+        (1, "its first block must be the tool_result, before any text."),
+        (2, "its first 2 blocks must be the tool_result blocks, before any text."),
+    ],
+)
+def test_text_before_the_results_is_explained_in_the_count_it_has(calls, sentence):
+    ids = [f"t{i}" for i in range(calls)]
+    history = [
+        {"role": "user", "content": "a"},
+        {"role": "assistant", "content": [tool_use(i) for i in ids]},
+        {"role": "user", "content": [{"type": "text", "text": "b"}, *map(result, ids)]},
+    ]
+    assert any(p.endswith(sentence) for p in check_history(history)), check_history(history)
+
+
+@pytest.mark.parametrize(
     "history",
     [
         # the API combines consecutive messages of one role: no need to alternate
