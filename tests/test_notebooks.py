@@ -98,6 +98,13 @@ def assert_static_diagrams(run, at_least: int) -> None:
         assert data["text/plain"].startswith("Round diagram")
 
 
+def test_the_course_runs_stay_on_one_worker(request):
+    """With -n, xdist keeps a group on one worker by the group it writes into each test's id."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("checked by the README's command: pytest -n with --dist loadgroup")
+    assert request.node.nodeid.endswith("@course-runs"), request.node.nodeid
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_notebook_is_committed_clean_and_one_sitting(name):
     nb = read(name)

@@ -25,11 +25,14 @@ def run_in(workspace: Path, name: str):
     )
 
 
+@pytest.mark.xdist_group("course-runs")  # its first run is the session's
 @pytest.mark.parametrize("name", NAMES)
-def test_notebook_passes_twice_in_a_row_in_one_workspace(name, tmp_path):
-    for attempt in ("first", "second"):
-        run = run_in(tmp_path, name)
-        assert run.ok, f"{attempt} run in {tmp_path}:\n{run.report()}"
+def test_notebook_passes_twice_in_a_row_in_one_workspace(name, course_runs):
+    """Each in a fresh kernel: the session's run with the solutions, then one more in its workspace."""
+    first, workspace, _ = course_runs.get(name, solutions=True)
+    assert first.ok, f"first run in {workspace}:\n{first.report()}"
+    second = course_runs.again(name)
+    assert second.ok, f"second run in {workspace}:\n{second.report()}"
 
 
 def test_every_notebook_passes_in_one_shared_workspace(tmp_path):
