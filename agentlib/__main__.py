@@ -33,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
         "else offline",
     )
     parser.add_argument("--model", help="model id (default: MODEL_ID from .env or the environment)")
+    parser.add_argument(
+        "--lang", default="en", choices=["en", "zh"], help="the language of its own lines"
+    )
     args = parser.parse_args(argv)
     try:
         if args.chapter == "models":
@@ -49,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
             workspace=args.workspace,
             backend=args.backend,
             model=args.model,
+            lang=args.lang,
         )
     except ConfigError as error:
         print(f"agentlib: {error}", file=sys.stderr)

@@ -140,7 +140,7 @@ tools = course.tools(agentlib.s02_tools(ws))
 diagram = live(offline=OFFLINE, tools=tools, lang=course.lang)
 state = agentlib.agent_loop(
     [{"role": "user", "content": "List all Python files in this directory"}],
-    client=client, model=MODEL, tools=tools, on_event=diagram.on_event,
+    client=client, model=MODEL, tools=tools, on_event=diagram.on_event, lang=course.lang,
 )
 print(f"{state.rounds} rounds; stopped because {state.why}")
 if OFFLINE:

@@ -140,7 +140,7 @@ tools = course.tools(agentlib.s02_tools(ws))
 diagram = live(offline=OFFLINE, tools=tools, lang=course.lang)
 state = agentlib.agent_loop(
     [{"role": "user", "content": "列出当前目录下所有的 Python 文件"}],
-    client=client, model=MODEL, tools=tools, on_event=diagram.on_event,
+    client=client, model=MODEL, tools=tools, on_event=diagram.on_event, lang=course.lang,
 )
 print(f"共 {state.rounds} 轮；停止原因：{state.why}")
 if OFFLINE:
