@@ -46,14 +46,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         from .repl import run
 
-        return run(
-            args.chapter,
-            prompt=args.prompt,
-            workspace=args.workspace,
-            backend=args.backend,
-            model=args.model,
-            lang=args.lang,
-        )
+        options = {k: v for k, v in vars(args).items() if k != "chapter"}  # run()'s keywords
+        return run(args.chapter, **options)
     except ConfigError as error:
         print(f"agentlib: {error}", file=sys.stderr)
         return 2
