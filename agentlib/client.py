@@ -43,17 +43,18 @@ SET_KEY = (
 )
 
 
-def read_settings(env_file: str | os.PathLike | None = ".env") -> dict[str, tuple[str, str]]:
+def read_settings(
+    env_file: str | os.PathLike | None = ".env", *, lang: str = "en"
+) -> dict[str, tuple[str, str]]:
     """The settings connect() uses, each as ``(value, where it came from)``; .env wins.
 
     ``env_file`` is looked for in the current folder, then in each parent (an absolute path is
-    read as it is); None reads no file.
+    read as it is); None reads no file. ``lang="zh"`` names the environment in Chinese.
     """
     from dotenv import dotenv_values, find_dotenv
 
-    settings = {
-        key: (os.environ[key], "the environment") for key in SETTINGS if os.environ.get(key)
-    }
+    environment = "环境变量" if lang == "zh" else "the environment"
+    settings = {key: (os.environ[key], environment) for key in SETTINGS if os.environ.get(key)}
     found = find_dotenv(os.fspath(env_file), usecwd=True) if env_file is not None else ""
     if found:
         for key, value in dotenv_values(found).items():
@@ -204,7 +205,7 @@ def connect(
     "zh" says the line in Chinese.
     No network call is made here: ``check_connection(client, model)`` tries the connection.
     """
-    settings = read_settings(env_file)
+    settings = read_settings(env_file, lang=lang)
     zh = lang == "zh"
     choice, why = _choose(backend, settings, lang)
     if os.environ.get(FORCE_OFFLINE) and choice != "offline":  # asked for offline: nothing to say

@@ -331,3 +331,25 @@ def test_the_checks_scripted_model_answers_in_the_course_language():
             check_own_tool([schema], {"reverse": reverse}, name="reverse", example={"text": "abc"})
         )
     assert "模型回答 'reverse 的回答：cba'" in said, said
+
+
+def test_the_settings_and_a_real_connection_are_said_in_chinese(capsys, monkeypatch, tmp_path):
+    from agentlib import connect
+    from agentlib.client import read_settings
+
+    for key in ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "AGENTLIB_BACKEND", FORCE_OFFLINE):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "not-a-key")
+    monkeypatch.setenv("MODEL_ID", "some-model")
+    monkeypatch.chdir(tmp_path)
+    assert read_settings(None, lang="zh")["MODEL_ID"] == ("some-model", "环境变量")
+    assert read_settings(None)["MODEL_ID"] == ("some-model", "the environment")
+    connect("auto", lang="zh", env_file=None)  # makes the client, sends nothing
+    assert capsys.readouterr().out == (
+        "agentlib：使用 Anthropic API，模型 some-model（在 环境变量 里找到了 ANTHROPIC_API_KEY）。\n"
+    )
+    connect("auto", env_file=None)
+    assert capsys.readouterr().out == (
+        "agentlib: using the Anthropic API with model some-model "
+        "(ANTHROPIC_API_KEY found in the environment).\n"
+    )

@@ -88,7 +88,7 @@ print(reply.content[0].text)
 # %%
 from agentlib.client import read_settings
 
-settings = read_settings()
+settings = read_settings(lang=course.lang)
 for name, (value, where) in settings.items():
     shown = "（已设置）" if name.endswith(("_KEY", "_TOKEN")) else value
     print(f"{name:22} {shown:30} 来自 {where}")
