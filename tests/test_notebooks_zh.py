@@ -274,16 +274,6 @@ def test_papermill_runs_the_chinese_notebook_as_handed_out(name, chinese_runs):
     ), verdicts
 
 
-@pytest.mark.parametrize("way", ["solved", "handed_out"])
-@pytest.mark.parametrize("name", NAMES)
-def test_a_chinese_learner_reads_no_english_sentence(name, way, chinese_runs):
-    notebook = getattr(chinese_runs, way)(name)
-    found = english_sentences(notebook)
-    assert found == [], f"English in zh/{name} ({way}):\n" + "\n".join(
-        f"  cell {cell}: {sentence!r} in {line!r}" for cell, sentence, line in found
-    )
-
-
 # ---- what the Chinese learner reads holds no English sentence --------------------------------
 # A sentence is three or more plain English words in a row ("the model finished its answer").
 # Identifiers never count as words (stop_reason, read_file, `tool_use`, s01, main.py), so code
@@ -291,15 +281,13 @@ def test_a_chinese_learner_reads_no_english_sentence(name, way, chinese_runs):
 _WORD = r"[A-Za-z][a-z]*(?:'[a-z]+)?"
 SENTENCE = re.compile(rf"(?<![\w./\-`'\"]){_WORD}(?:,? {_WORD}){{2,}}(?![\w/\-(`]|\.\w)")
 # Set aside before reading, because they are data or code and not the course speaking:
-_MONOSPACE = re.compile(
-    r"<(code|pre|div)\b[^>]*monospace[^>]*>.*?</\1>", re.S
-)  # HTML's code and tool I/O
+# HTML's code and tool I/O (monospace), dict and JSON reprs (tool inputs, schemas, messages),
+# a diagram block's input or content, the diagram's tool input and output lines:
+_MONOSPACE = re.compile(r"<(code|pre|div)\b[^>]*monospace[^>]*>.*?</\1>", re.S)
 _TAG = re.compile(r"<[^>]+>")
-_LITERAL = re.compile(r"\{[^{}]*\}")  # dict and JSON reprs: tool inputs, schemas, messages
-_BLOCK_PAYLOAD = re.compile(
-    r"((?:tool_use \S+|tool_result[^:\n]*:)) .*"
-)  # a block's input or content
-_TOOL_IO = ("输入：", "输出：")  # the diagram's tool input and output lines
+_LITERAL = re.compile(r"\{[^{}]*\}")
+_BLOCK_PAYLOAD = re.compile(r"((?:tool_use \S+|tool_result[^:\n]*:)) .*")
+_TOOL_IO = ("输入：", "输出：")
 _SHOWN_ERROR = "故意展示的错误："  # expect_error: the error as raised (API bodies verbatim) ...
 _SHOWN_ERROR_END = "原因："  # ... until the line that explains it in Chinese
 _DIFF = re.compile(r"^\s*--- \S+$")  # a unified diff of code: it runs to the next blank line
@@ -376,6 +364,16 @@ def english_sentences(nb) -> list[tuple[int, str, str]]:
                 line = readable[readable.rfind("\n", 0, m.start()) + 1 :].split("\n", 1)[0]
                 found.append((index, m.group(0), line.strip()[:160]))
     return found
+
+
+@pytest.mark.parametrize("way", ["solved", "handed_out"])
+@pytest.mark.parametrize("name", NAMES)
+def test_a_chinese_learner_reads_no_english_sentence(name, way, chinese_runs):
+    notebook = getattr(chinese_runs, way)(name)
+    found = english_sentences(notebook)
+    assert found == [], f"English in zh/{name} ({way}):\n" + "\n".join(
+        f"  cell {cell}: {sentence!r} in {line!r}" for cell, sentence, line in found
+    )
 
 
 def test_the_english_finder_finds_sentences_and_passes_code_and_quoted_tools():
