@@ -1,4 +1,4 @@
-"""Every label and sentence the round diagram shows, in English and in Chinese.
+"""Every label and sentence the round diagram and the s01 -> s02 comparison show, in English and Chinese.
 
 One table, one row per key: (English, Chinese). The trace carries one column of it (its
 ``lang``) and every view, the browser's included, only fills the ``{fields}`` and lays it out.
