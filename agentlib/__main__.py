@@ -33,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
         "else offline",
     )
     parser.add_argument("--model", help="model id (default: MODEL_ID from .env or the environment)")
+    parser.add_argument(
+        "--lang", default="en", choices=["en", "zh"], help="the language of its own lines"
+    )
     args = parser.parse_args(argv)
     try:
         if args.chapter == "models":
@@ -43,13 +46,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         from .repl import run
 
-        return run(
-            args.chapter,
-            prompt=args.prompt,
-            workspace=args.workspace,
-            backend=args.backend,
-            model=args.model,
-        )
+        options = {k: v for k, v in vars(args).items() if k != "chapter"}  # run()'s keywords
+        return run(args.chapter, **options)
     except ConfigError as error:
         print(f"agentlib: {error}", file=sys.stderr)
         return 2

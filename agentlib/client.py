@@ -43,17 +43,18 @@ SET_KEY = (
 )
 
 
-def read_settings(env_file: str | os.PathLike | None = ".env") -> dict[str, tuple[str, str]]:
+def read_settings(
+    env_file: str | os.PathLike | None = ".env", *, lang: str = "en"
+) -> dict[str, tuple[str, str]]:
     """The settings connect() uses, each as ``(value, where it came from)``; .env wins.
 
     ``env_file`` is looked for in the current folder, then in each parent (an absolute path is
-    read as it is); None reads no file.
+    read as it is); None reads no file. ``lang="zh"`` names the environment in Chinese.
     """
     from dotenv import dotenv_values, find_dotenv
 
-    settings = {
-        key: (os.environ[key], "the environment") for key in SETTINGS if os.environ.get(key)
-    }
+    environment = "环境变量" if lang == "zh" else "the environment"
+    settings = {key: (os.environ[key], environment) for key in SETTINGS if os.environ.get(key)}
     found = find_dotenv(os.fspath(env_file), usecwd=True) if env_file is not None else ""
     if found:
         for key, value in dotenv_values(found).items():
@@ -121,11 +122,19 @@ def _shadows_a_module(root: Path) -> bool:
     return True
 
 
-def _choose(backend: str, settings: dict[str, tuple[str, str]]) -> tuple[str, str]:
-    """Which backend to use, and why, in words."""
+def _choose(
+    backend: str, settings: dict[str, tuple[str, str]], lang: str = "en"
+) -> tuple[str, str]:
+    """Which backend to use, and why, in words (``lang`` "zh": in Chinese)."""
+    zh = lang == "zh"
     if backend == "auto" and "AGENTLIB_BACKEND" in settings:
         value, where = settings["AGENTLIB_BACKEND"]
-        backend, why = value.strip().lower(), f"AGENTLIB_BACKEND={value} in {where}"
+        backend = value.strip().lower()
+        why = (
+            f"{where} 里的 AGENTLIB_BACKEND={value}"
+            if zh
+            else f"AGENTLIB_BACKEND={value} in {where}"
+        )
     else:
         why = f"backend={backend!r}"
     if backend not in BACKENDS:
@@ -134,10 +143,12 @@ def _choose(backend: str, settings: dict[str, tuple[str, str]]) -> tuple[str, st
         )
     if backend != "auto":
         return backend, why
-    if "ANTHROPIC_API_KEY" in settings:
-        return "anthropic", f"ANTHROPIC_API_KEY found in {settings['ANTHROPIC_API_KEY'][1]}"
-    if "ANTHROPIC_AUTH_TOKEN" in settings and "ANTHROPIC_BASE_URL" not in settings:
-        return "anthropic", f"ANTHROPIC_AUTH_TOKEN found in {settings['ANTHROPIC_AUTH_TOKEN'][1]}"
+    for key in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"):
+        if key in settings and (key == "ANTHROPIC_API_KEY" or "ANTHROPIC_BASE_URL" not in settings):
+            where = settings[key][1]
+            return "anthropic", f"在 {where} 里找到了 {key}" if zh else f"{key} found in {where}"
+    if zh:
+        return "offline", "环境变量和 .env 里都没有 ANTHROPIC_API_KEY"
     return "offline", "no ANTHROPIC_API_KEY in the environment or .env"
 
 
@@ -183,25 +194,35 @@ def connect(
     max_retries: int = 2,
     quiet: bool = False,
     surface: str = "notebook",
+    lang: str = "en",
 ) -> tuple[anthropic.Anthropic, str]:
     """``(client, model)`` for the chosen backend; prints one line saying which and why.
 
     ``backend``: "auto" (AGENTLIB_BACKEND, else the real API when a key is configured, else
     offline), "offline" or "anthropic". ``policies`` drive the offline model (default: the
     playbook, then the fallback); ``surface`` ("notebook" or "repl") is where they are read, so
-    their advice fits. ``record`` saves a real session to a JSON cassette for replay.
+    their advice fits. ``record`` saves a real session to a JSON cassette for replay. ``lang``
+    "zh" says the line in Chinese.
     No network call is made here: ``check_connection(client, model)`` tries the connection.
     """
-    settings = read_settings(env_file)
-    choice, why = _choose(backend, settings)
+    settings = read_settings(env_file, lang=lang)
+    zh = lang == "zh"
+    choice, why = _choose(backend, settings, lang)
     if os.environ.get(FORCE_OFFLINE) and choice != "offline":  # asked for offline: nothing to say
-        choice, why = "offline", f"{FORCE_OFFLINE} is set: the course runner runs offline"
+        said = (
+            "设置了 {}：课程的运行器离线运行" if zh else "{} is set: the course runner runs offline"
+        )
+        choice, why = "offline", said.format(FORCE_OFFLINE)
     if choice == "offline":
         from .offline import offline_client
 
         client, name = offline_client(*(policies or ()), max_retries=max_retries, surface=surface)
         if not quiet:
-            print(f"agentlib: using the offline model {name} ({why}); replies are scripted.")
+            print(
+                f"agentlib：使用离线模型 {name}（{why}）；回复是写好的。"
+                if zh
+                else f"agentlib: using the offline model {name} ({why}); replies are scripted."
+            )
         return client, name
     http_client = None
     if record is not None:
@@ -213,8 +234,14 @@ def connect(
     if not name:
         raise ConfigError(SET_MODEL)
     if not quiet:
-        where = settings.get("ANTHROPIC_BASE_URL", ("the Anthropic API",))[0]
-        print(f"agentlib: using {where} with model {name} ({why}).")
+        where = settings.get(
+            "ANTHROPIC_BASE_URL", ("Anthropic API" if zh else "the Anthropic API",)
+        )[0]
+        print(
+            f"agentlib：使用 {where}，模型 {name}（{why}）。"
+            if zh
+            else f"agentlib: using {where} with model {name} ({why})."
+        )
     return client, name
 
 

@@ -25,6 +25,14 @@ WHY = {
     ),
     OUT_OF_ROUNDS: "the round limit was reached without a final answer",
 }
+WHY_ZH = {  # the same, for agent_loop(..., lang="zh")
+    "end_turn": "模型完成了回答",
+    "stop_sequence": "模型遇到了停止序列（stop sequence）",
+    "max_tokens": "回复在 max_tokens 处被截断了；其中的工具调用（如果有）都没有运行",
+    "refusal": "模型拒绝继续",
+    "model_context_window_exceeded": "上下文窗口被填满，回复因此被截断；其中的工具调用（如果有）都没有运行",
+    OUT_OF_ROUNDS: "达到了轮数上限，仍然没有最终回答",
+}
 
 
 @dataclass
@@ -48,13 +56,19 @@ def agent_loop(
     max_tokens: int = 8000,
     max_rounds: int = 50,
     on_event: Callable[[Event], None] | None = None,
+    lang: str = "en",
 ) -> LoopState:
-    """Run the loop until the model stops asking for tools. Appends to ``messages`` as it goes."""
-    run = _Run(LoopState(messages), on_event)
+    """Run the loop until the model stops asking for tools. Appends to ``messages`` as it goes.
+
+    ``lang="zh"`` gives ``state.why`` in Chinese.
+    """
+    run = _Run(LoopState(messages), on_event, lang)
     extra = {"system": system} if system else {}
     while True:
         if run.state.rounds >= max_rounds:  # the round limit: a runaway loop stops here
             why = f"the round limit was reached: {max_rounds} rounds without a final answer"
+            if lang == "zh":
+                why = f"达到了轮数上限：{max_rounds} 轮，仍然没有最终回答"
             return run.finish(OUT_OF_ROUNDS, why)
         sent = normalize_messages(messages)
         run.round_started(sent)
@@ -79,8 +93,11 @@ def agent_loop(
 class _Run:
     """The loop's bookkeeping: count rounds, time the model, record and emit each event."""
 
-    def __init__(self, state: LoopState, on_event: Callable[[Event], None] | None) -> None:
+    def __init__(
+        self, state: LoopState, on_event: Callable[[Event], None] | None, lang: str = "en"
+    ) -> None:
         self.state, self.on_event, self.started = state, on_event, 0.0
+        self.zh = lang == "zh"
 
     def emit(self, event: Event) -> None:
         self.state.events.append(event)
@@ -110,13 +127,17 @@ class _Run:
     def finish(self, stop_reason: str | None, why: str = "") -> LoopState:
         state = self.state
         state.stop_reason = stop_reason
-        state.why = why or WHY.get(stop_reason or "", f"the model stopped ({stop_reason})")
+        if self.zh:
+            state.why = why or WHY_ZH.get(stop_reason or "", f"模型停下了（{stop_reason}）")
+        else:
+            state.why = why or WHY.get(stop_reason or "", f"the model stopped ({stop_reason})")
         self.emit(Finished(round=state.rounds, stop_reason=stop_reason, why=state.why))
         return state
 
     def failed(self, error: Exception) -> None:
         """Record why the call failed; a bad key or a dead endpoint is re-raised with its fix."""
-        self.finish(None, f"the API call failed: {type(error).__name__}: {error}")
+        failed = "API 调用失败" if self.zh else "the API call failed"
+        self.finish(None, f"{failed}: {type(error).__name__}: {error}")
         from .client import config_error_for  # only on failure: the loop never needs the SDK
 
         clearer = config_error_for(error)

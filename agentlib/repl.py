@@ -67,10 +67,13 @@ def visible(text: str) -> str:
 class Session:
     """One REPL session: a client, a workspace's toolbox, and the history kept across questions."""
 
-    def __init__(self, chapter: str, client: Any, model: str, workspace: Any, out: TextIO) -> None:
+    def __init__(
+        self, chapter: str, client: Any, model: str, workspace: Any, out: TextIO, lang: str = "en"
+    ) -> None:
         from . import course_tools
 
         self.chapter, self.client, self.model, self.out = chapter, client, model, out
+        self.lang = lang
         self.tools = getattr(course_tools, f"{chapter}_tools")(workspace)
         self.system = SYSTEMS[chapter].format(root=workspace.root)
         self.history: list[dict[str, Any]] = []
@@ -87,12 +90,13 @@ class Session:
                 tools=self.tools,
                 system=self.system,
                 on_event=self.show,
+                lang=self.lang,
             )
         except (anthropic.APIError, OfflineError, ConfigError) as error:
             # agent_loop has already turned a bad key or a dead endpoint into a ConfigError
             self.write(self.style("31", visible(f"Error: {error}")))
             return None
-        self.write(self.style("2", _summary(state)))
+        self.write(self.style("2", _summary(state, self.lang)))
         return state
 
     def show(self, event: Event) -> None:
@@ -111,12 +115,15 @@ class Session:
         print(text, file=self.out, flush=True)
 
 
-def _summary(state: LoopState) -> str:
+def _summary(state: LoopState, lang: str = "en") -> str:
     replies = [e for e in state.events if e.kind == "model_replied"]
     tokens_in = sum(e.usage.get("input_tokens") or 0 for e in replies)
     tokens_out = sum(e.usage.get("output_tokens") or 0 for e in replies)
-    estimated = ", estimated" if any(is_offline(e.model) for e in replies) else ""
-    tokens = f"{tokens_in} tokens in, {tokens_out} out{estimated}"
+    estimated = any(is_offline(e.model) for e in replies)
+    if lang == "zh":
+        tokens = f"输入 {tokens_in} / 输出 {tokens_out} 个 token{'（估算）' if estimated else ''}"
+        return f"（{state.rounds} 轮，{tokens}；{state.why}）"
+    tokens = f"{tokens_in} tokens in, {tokens_out} out{', estimated' if estimated else ''}"
     rounds = "1 round" if state.rounds == 1 else f"{state.rounds} rounds"
     return f"({rounds}, {tokens}; {state.why})"
 
@@ -130,21 +137,24 @@ def _call_line(name: str, tool_input: Any) -> str:
     return f"> {name} {shown}"
 
 
-def open_workspace(folder: str | None, chapter: str, out: TextIO):
+def open_workspace(folder: str | None, chapter: str, out: TextIO, lang: str = "en"):
     """The workspace: the folder given, else a fresh temporary one (never silently the cwd)."""
     from .sandbox import Workspace
 
+    said = "工作区：" if lang == "zh" else "workspace:"
     if folder is None:
         root = Path(tempfile.mkdtemp(prefix=f"agentlib-{chapter}-"))
-        print(
-            f"workspace: {root} (a fresh temporary folder, kept after exit; "
-            "use --workspace DIR to work in a folder of yours)",
-            file=out,
+        fresh = (
+            "（一个新的临时目录，退出后保留；用 --workspace DIR 在你自己的目录里工作）"
+            if lang == "zh"
+            else " (a fresh temporary folder, kept after exit; "
+            "use --workspace DIR to work in a folder of yours)"
         )
+        print(f"{said} {root}{fresh}", file=out)
     else:
         root = Path(folder).expanduser()
         root.mkdir(parents=True, exist_ok=True)
-        print(f"workspace: {root.resolve()}", file=out)
+        print(f"{said} {root.resolve()}", file=out)
     return Workspace(root)
 
 
@@ -157,8 +167,9 @@ def run(
     model: str | None = None,
     stdin: TextIO = sys.stdin,
     out: TextIO = sys.stdout,
+    lang: str = "en",
 ) -> int:
-    """Run the REPL (or one prompt with ``prompt``); returns the exit code."""
+    """Run the REPL (or one prompt with ``prompt``); returns the exit code. ``lang="zh"``: in Chinese."""
     if workspace is not None:
         problems = next_start_problems(workspace)
         if problems:
@@ -168,8 +179,9 @@ def run(
                 + ". Give the agent a folder of its own (--workspace work makes one here), "
                 "or leave --workspace out for a fresh temporary folder."
             )
-    client, model_name = connect(backend, model=model, surface="repl")
-    session = Session(chapter, client, model_name, open_workspace(workspace, chapter, out), out)
+    client, model_name = connect(backend, model=model, surface="repl", lang=lang)
+    folder = open_workspace(workspace, chapter, out, lang)
+    session = Session(chapter, client, model_name, folder, out, lang)
     if prompt is not None:
         return 0 if session.ask(prompt) is not None else 1
     while True:

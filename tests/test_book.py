@@ -17,10 +17,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "docs" / "course"
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+CHINESE = sorted((ROOT / "notebooks" / "zh").glob("*.ipynb"))
+# where the runner saves each language's executed notebooks, under the book's folder
+LANGUAGES = {"": NOTEBOOKS, "zh/": CHINESE}
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
 DIAGRAM = "agentlib-round-diagram"  # the class of the diagram's static HTML copy
+pytestmark = pytest.mark.xdist_group("book")  # the book is built once, on one worker
+
 EXTERNAL = re.compile(r"""<(?:script|link|img)\b[^>]*\b(?:src|href)=["'](?:https?:)?//""", re.I)
 
 
@@ -40,19 +45,21 @@ def _no_network_prefix() -> list[str]:
 
 @pytest.fixture(scope="module")
 def book(tmp_path_factory) -> Path:
-    """The course built as in docs/course/conf.py: notebooks executed offline, then Sphinx + MyST-NB."""
+    """The course built as in docs/course/conf.py, both languages in one build: each language's
+    notebooks executed offline by the runner, then one Sphinx + MyST-NB build."""
     for module in ("sphinx", "myst_nb"):
         if importlib.util.find_spec(module) is None:
             pytest.skip(f"{module} is not installed (it comes with the test extra)")
     prefix = _no_network_prefix()
     source = tmp_path_factory.mktemp("book") / "course"
     shutil.copytree(BOOK, source, ignore=shutil.ignore_patterns("executed", "_build"))
-    executed = subprocess.run(
-        [sys.executable, "-m", "agentlib.course", *map(str, NOTEBOOKS),
-         "--output-dir", str(source / "executed")],
-        capture_output=True, text=True, timeout=1800,
-    )  # fmt: skip
-    assert executed.returncode == 0, executed.stdout[-4000:]
+    for folder, notebooks in LANGUAGES.items():
+        executed = subprocess.run(
+            [sys.executable, "-m", "agentlib.course", *map(str, notebooks),
+             "--output-dir", str(source / folder / "executed")],
+            capture_output=True, text=True, timeout=1800,
+        )  # fmt: skip
+        assert executed.returncode == 0, executed.stdout[-4000:]
     built = subprocess.run(
         [*prefix, sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q",
          str(source), str(source / "_build" / "html")],
@@ -65,9 +72,11 @@ def book(tmp_path_factory) -> Path:
 def test_the_pages_read_like_a_learners_run(book):
     """What the runner saved shows what a learner sees: no runner's flag, no settings, no build paths."""
     texts = {}
-    for path in sorted((book / "executed").glob("*.ipynb")):
-        nb = nbformat.read(path, as_version=4)
-        texts[path.stem] = json.dumps([c.get("outputs", []) for c in nb.cells], ensure_ascii=False)
+    for folder in LANGUAGES:
+        for path in sorted((book / folder / "executed").glob("*.ipynb")):
+            nb = nbformat.read(path, as_version=4)
+            outputs = [c.get("outputs", []) for c in nb.cells]
+            texts[folder + path.stem] = json.dumps(outputs, ensure_ascii=False)
     for name, text in texts.items():
         assert "AGENTLIB_FORCE_OFFLINE" not in text and "from the environment" not in text, name
         assert "agentlib-run-" not in text and "/tmp/" not in text, name
@@ -75,6 +84,9 @@ def test_the_pages_read_like_a_learners_run(book):
     assert "nothing configured: the offline model it is" in texts["00_setup"]
     assert "<workspace> | isolation:" in texts["00_setup"]
     assert "no SCRIPT set: nothing to run" in texts["99_appendix"]  # the default instructor section
+    assert "什么都没配置：那就用离线模型" in texts["zh/00_setup"]
+    assert "<workspace> | 隔离方式：" in texts["zh/00_setup"]
+    assert "没有设置 SCRIPT：没有什么要运行的" in texts["zh/99_appendix"]
 
 
 def _has_diagram(notebook: Path) -> bool:
@@ -86,18 +98,29 @@ def _has_diagram(notebook: Path) -> bool:
     )
 
 
-def test_every_notebook_is_a_page_with_its_diagrams_and_nothing_from_the_network(book):
-    html = book / "_build" / "html"
+@pytest.mark.parametrize("folder", LANGUAGES)
+def test_every_notebook_is_a_page_with_its_diagrams_and_nothing_from_the_network(book, folder):
+    html = book / "_build" / "html" / folder
     pages = {p.stem: p.read_text(encoding="utf-8") for p in (html / "executed").glob("*.html")}
-    assert set(pages) == {p.stem for p in NOTEBOOKS}
+    assert set(pages) == {p.stem for p in LANGUAGES[folder]}
     index = (html / "index.html").read_text(encoding="utf-8")
     assert all(f"executed/{name}.html" in index for name in pages)
-    drawn = [p.stem for p in (book / "executed").glob("*.ipynb") if _has_diagram(p)]
+    drawn = [p.stem for p in (book / folder / "executed").glob("*.ipynb") if _has_diagram(p)]
     assert drawn, "no executed notebook drew a round diagram"
     for name in drawn:
         assert DIAGRAM in pages[name], f"{name}: the diagram's static copy is missing"
     for name, text in pages.items():
         assert not EXTERNAL.findall(text), f"{name} loads something from the network"
+    twin = "zh/index.html" if folder == "" else "../index.html"
+    assert f'href="{twin}"' in index, f"{folder or 'the'} index does not link its twin"
+
+
+def test_the_chinese_pages_draw_the_diagram_in_chinese(book):
+    html = book / "_build" / "html" / "zh" / "executed"
+    drawn = [p.stem for p in (book / "zh" / "executed").glob("*.ipynb") if _has_diagram(p)]
+    for name in drawn:
+        page = (html / f"{name}.html").read_text(encoding="utf-8")
+        assert f'class="{DIAGRAM}" lang="zh"' in page and "模型：回复" in page, name
 
 
 # Decodes a PNG in the page and says how much of it is not background: a blank or
@@ -172,4 +195,8 @@ def test_the_jupyter_book_1_config_prefers_the_static_copy_as_conf_py_does():
     assert config["execute"]["execute_notebooks"] == "off" == conf["nb_execution_mode"]
     toc = yaml.safe_load((BOOK / "_toc.yml").read_text())
     assert toc["root"] == "index" and (BOOK / "index.md").is_file()
-    assert toc["chapters"] == [{"glob": "executed/*"}]
+    assert toc["chapters"] == [
+        {"glob": "executed/*"},
+        {"file": "zh/index", "sections": [{"glob": "zh/executed/*"}]},
+    ]
+    assert (BOOK / "zh" / "index.md").is_file()

@@ -588,3 +588,45 @@ def test_jupyterlab_runs_the_notebook_and_the_widget_steps(browser, jupyterlab, 
         raise
     finally:
         page.close()
+
+
+def test_jupyterlab_runs_a_chinese_notebook_and_draws_the_diagram_in_chinese(browser, jupyterlab, tmp_path):  # fmt: skip
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    url, _ = jupyterlab
+    chinese = Path(__file__).parents[1] / "notebooks" / "zh" / "00_setup.ipynb"
+    (tmp_path / "work" / "00_setup.ipynb").write_bytes(chinese.read_bytes())  # the fixture's folder
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.set_default_timeout(90_000)
+    try:
+        page.goto(f"{url}/lab/tree/00_setup.ipynb")
+        page.wait_for_selector(".jp-Notebook .jp-Cell")
+        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+        root = None
+        for _attempt in range(4):  # a Run All clicked while the kernel still connects is dropped
+            page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+            page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
+            try:
+                root = page.wait_for_selector(".ad-root", timeout=25_000)
+                break
+            except PlaywrightTimeout:
+                page.keyboard.press("Escape")
+        assert root is not None, "the Chinese notebook ran but no round diagram appeared"
+        page.wait_for_selector(".ad-pos:has-text('结束')", timeout=60_000)  # the live run is over
+        page.set_default_timeout(10_000)
+        assert page.get_attribute(".ad-root", "lang") == "zh"
+        assert page.text_content(".ad-pos") == "第 2 轮，共 2 轮 · 结束：end_turn"
+        assert page.text_content(".ad-lane-user h4") == "你的代码（harness）"
+        tabs = page.eval_on_selector_all(".ad-tab", "els => els.map((e) => e.textContent)")
+        assert tabs == ["图解", "发送的消息", "上下文增长", "协议检查"]
+        page.click(".ad-first")
+        assert page.text_content(".ad-pos") == "第 1 轮，共 2 轮"
+        assert "stop_reason: tool_use，意思是模型请求调用一个或多个工具。" in page.text_content(
+            ".ad-stop"
+        )
+        root.screenshot(path=str(tmp_path / "diagram-zh.png"), animations="disabled")
+    except Exception:
+        page.screenshot(path=str(tmp_path / "failure.png"))  # what JupyterLab showed, for diagnosis
+        raise
+    finally:
+        page.close()

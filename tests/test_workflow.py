@@ -48,6 +48,9 @@ def test_it_installs_runs_every_notebook_with_the_tools_and_keeps_what_it_made(w
     assert kept["if"] == "always()"  # a failing run keeps its notebooks: that is when they matter
     pages = next(s for s in job["steps"] if "sphinx" in s.get("run", ""))
     assert pages["if"] == "${{ !cancelled() }}"  # the pages do not depend on the instructor's run
+    assert (
+        "notebooks/zh/*.ipynb --output-dir docs/course/zh/executed" in pages["run"]
+    )  # both languages
     assert {"executed/", "docs/course/_build/html/"} <= set(kept["with"]["path"].split())
     assert "unprivileged" in WORKFLOW.read_text() and "bwrap" in WORKFLOW.read_text()
 
@@ -66,7 +69,14 @@ def test_every_module_extra_and_file_it_names_exists(workflow, tmp_path, monkeyp
                 assert re.search(rf"^{extra} = \[", project, re.M), f"no extra {extra!r}"
             elif "/" in word and not word.startswith(("-", "$")):
                 found = glob.glob(str(ROOT / word))
-                made = word.startswith(("executed", "docs/course/executed", "docs/course/_build"))
+                made = word.startswith(
+                    (
+                        "executed",
+                        "docs/course/executed",
+                        "docs/course/zh/executed",
+                        "docs/course/_build",
+                    )
+                )
                 assert found or made, f"{word} does not exist"
     env = workflow["jobs"]["notebooks"]["env"]
     monkeypatch.syspath_prepend(str(ROOT))

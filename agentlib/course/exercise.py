@@ -10,7 +10,7 @@ from typing import Any
 
 from ..tool_checks import optional_but_needed, tool_problems
 from ..tools import Tool, Toolbox, check_tools
-from .language import pick
+from .language import current, pick
 
 
 def check_exercise(
@@ -49,7 +49,9 @@ def check_exercise(
     specs = {s.get("name"): s for s in TOOLS}
     if name not in specs and name not in handlers:
         return [_missing(name, box, list(specs), list(handlers))]
-    mismatches = check_tools(TOOLS, handlers)  # what the API refuses (tool_problems), first
+    mismatches = check_tools(
+        TOOLS, handlers, current()
+    )  # what the API refuses (tool_problems), first
     problems = list(mismatches)
     spec = specs.get(name)
     if spec is not None and (missing := description_problem(name, spec)):
@@ -67,7 +69,7 @@ def check_exercise(
                 "（不加引号，也不调用它）。",
             ),
         ]
-    problems += optional_but_needed(name, spec["input_schema"], handlers[name])
+    problems += optional_but_needed(name, spec["input_schema"], handlers[name], current())
     problems += schema_shape_problems(name, spec)
     if example is not None:
         tool = box[name] if box is not None else None
@@ -115,7 +117,7 @@ def description_problem(name: Any, spec: dict[str, Any]) -> str | None:
     The API accepts a tool without one (``tool_problems`` gives it as advice); the course's
     checks in 03 and 05 alike refuse it, because the model picks a tool by reading it.
     """
-    advice = [p for p in tool_problems([spec]) if p.rule == "tool-description"]
+    advice = [p for p in tool_problems([spec], current()) if p.rule == "tool-description"]
     return advice[0].words if advice else None
 
 
@@ -199,8 +201,12 @@ def schema_shape_problems(name: Any, spec: dict[str, Any]) -> list[str]:
         return []  # check_tools says so
     props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
     problems = [
-        f"{name!r}: 'required' lists {r!r}, which 'properties' does not define (it has {sorted(props)}); "
-        "the model is told to send an argument it knows nothing about."
+        pick(
+            f"{name!r}: 'required' lists {r!r}, which 'properties' does not define (it has {sorted(props)}); "
+            "the model is told to send an argument it knows nothing about.",
+            f"{name!r}：'required' 里列了 {r!r}，'properties' 却没有定义它（只有 {sorted(props)}）；"
+            "模型被要求发送一个它一无所知的参数。",
+        )
         for r in schema.get("required") or []
         if r not in props
     ]
@@ -208,8 +214,13 @@ def schema_shape_problems(name: Any, spec: dict[str, Any]) -> list[str]:
         kind = rule.get("type") if isinstance(rule, dict) else None
         for k in [kind] if isinstance(kind, str) else kind or []:
             if k not in JSON_TYPES:
-                better = f" (write {PYTHON_NAMES[k]!r})" if k in PYTHON_NAMES else ""
+                better = ""
+                if k in PYTHON_NAMES:
+                    better = pick(f" (write {PYTHON_NAMES[k]!r})", f"（写 {PYTHON_NAMES[k]!r}）")
                 problems.append(
-                    f"{name!r}: property {prop!r} has type {k!r}, which JSON Schema does not know{better}."
+                    pick(
+                        f"{name!r}: property {prop!r} has type {k!r}, which JSON Schema does not know{better}.",
+                        f"{name!r}：属性 {prop!r} 的类型是 {k!r}，JSON Schema 不认识它{better}。",
+                    )
                 )
     return problems

@@ -103,10 +103,13 @@ def _left_there(root: Path) -> str | None:
     if not names:
         return None
     shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
-    return (
+    return pick(
         f"WORKSPACE {root} already holds {len(names)} entries ({shown}): the lessons expect an "
         "empty folder, and what an earlier run left there (a link where a folder was) can make "
-        "a cell fail; give an empty folder, or WORKSPACE = None for a fresh one."
+        "a cell fail; give an empty folder, or WORKSPACE = None for a fresh one.",
+        f"WORKSPACE {root} 里已经有 {len(names)} 个条目（{shown}）：课程需要一个空目录，之前的运行"
+        "留下的东西（原来是目录的地方变成了一个链接）可能让某个单元格失败；给一个空目录，"
+        "或者用 WORKSPACE = None 得到一个新的。",
     )
 
 
@@ -182,7 +185,7 @@ class Course:
                 ]
             if problems:
                 raise ParameterError("\n".join(problems))
-            self.client, self.model = connect(backend=backend)
+            self.client, self.model = connect(backend=backend, lang=lang)
         except BaseException:
             self.remove_temporary_folders()  # a set-up that fails leaves no temporary folder behind
             raise

@@ -1,4 +1,7 @@
-"""The s01 -> s02 comparison: which tools each side has, how much code, what is new, the loop unchanged."""
+"""The s01 -> s02 comparison: which tools each side has, how much code, what is new, the loop unchanged.
+
+Its words are the ``cmp.*`` rows of words.py; this module only lays them out.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from typing import Any
 
 from .static_html import BOX, CODE, PRE, TABLE, TD, TH
 from .trace import tool_specs
+from .words import say, words
 
 
 def source_text(source: Any) -> str:
@@ -35,7 +39,9 @@ class CompareView:
 
     def __init__(self, left_tools: Any, right_tools: Any, *, left_label: str = "s01",
                  right_label: str = "s02", left_source: Any = None, right_source: Any = None,
-                 left_loop: Any = None, right_loop: Any = None) -> None:  # fmt: skip
+                 left_loop: Any = None, right_loop: Any = None, lang: str = "en") -> None:  # fmt: skip
+        self.words = words(lang)  # refuses an unknown language at once
+        self.lang = lang
         self.labels = (left_label, right_label)
         left, right = tool_specs(left_tools), tool_specs(right_tools)
         self.only_left = [n for n in left if n not in right]
@@ -59,78 +65,90 @@ class CompareView:
 
     def loop_summary(self) -> str:
         """One sentence on the loop: unchanged, or how many lines differ and whether the shape held."""
+        w = self.words
         if self.loop_unchanged:
-            return f"unchanged: the same {code_lines(self.loops[0])} lines drive both"
+            return say(w, "cmp.unchanged", code_lines(self.loops[0]))
         changed = sum(
             1 for line in self.loop_diff() if line[:1] in "+-" and line[:3] not in ("+++", "---")
         )
-        shape = (
-            'the same skeleton (while True, one exit on stop_reason != "tool_use")'
-            if self.same_skeleton
-            else "a different shape"
-        )
-        return f"{shape}; {changed} lines differ"
+        shape = say(w, "cmp.skeleton" if self.same_skeleton else "cmp.other_shape")
+        return say(w, "cmp.differ", shape=shape, changed=changed)
 
     def loop_diff(self) -> list[str]:
         """A unified diff of the two loops (empty when unchanged)."""
         a, b = (s.splitlines() for s in self.loops)
         return list(difflib.unified_diff(a, b, *self.labels, lineterm=""))
 
+    def _counts(self) -> dict[str, Any]:
+        (a, b), (la, lb), (na, nb) = self.labels, self.lines, self.tool_counts
+        return {"a": a, "b": b, "l_a": la, "l_b": lb, "diff": f"{lb - la:+d}", "n_a": na, "n_b": nb}
+
     def to_text(self) -> str:
         """The comparison as plain text."""
-        (a, b), (la, lb) = self.labels, self.lines
+        w, c = self.words, self._counts()
+        a, b = self.labels
+
+        def names(items: Any) -> str:
+            return ", ".join(items) or say(w, "cmp.none")
+
         out = [
             f"{a} -> {b}",
-            f"  tools: {a} has {self.tool_counts[0]}, {b} has {self.tool_counts[1]}",
-            f"  only in {a}: {', '.join(self.only_left) or '(none)'}",
-            f"  shared:     {', '.join(self.shared) or '(none)'}",
-            f"  only in {b}: {', '.join(self.only_right) or '(none)'}",
-            f"  lines of code: {a} {la}, {b} {lb} ({lb - la:+d})",
-            f"  new in {b}:",
+            say(w, "cmp.tools", **c),
+            say(w, "cmp.only", side=a, names=names(self.only_left)),
+            say(w, "cmp.shared", names=names(self.shared)),
+            say(w, "cmp.only", side=b, names=names(self.only_right)),
+            say(w, "cmp.lines", **c),
+            say(w, "cmp.new", b=b),
         ]
-        out += [f"    + {n}: {d}" for n, d in self.only_right.items()] or ["    (no new tools)"]
+        out += [f"    + {n}: {d}" for n, d in self.only_right.items()] or [say(w, "cmp.no_new")]
         if not any(self.loops):
-            out.append("  the loop: not given")
+            out.append(say(w, "cmp.no_loop"))
         else:
-            out.append(f"  the loop: {self.loop_summary()}")
+            out.append(say(w, "cmp.loop", summary=self.loop_summary()))
             out += [f"    {line}" for line in self.loop_diff()]
         return "\n".join(out)
 
     def to_html(self) -> str:
         """The comparison as self-contained HTML (inline styles, escaped, no script)."""
-        e = html.escape
-        (a, b), (la, lb) = self.labels, self.lines
+        e, w = html.escape, self.words
+        c = {k: e(str(v)) for k, v in self._counts().items()}
+        a, b = c["a"], c["b"]
 
         def names(items: Any) -> str:
-            return ", ".join(f'<code style="{CODE}">{e(n)}</code>' for n in items) or "(none)"
+            shown = ", ".join(f'<code style="{CODE}">{e(n)}</code>' for n in items)
+            return shown or e(say(w, "cmp.h.none"))
+
+        def row(head: str, cell: str) -> str:
+            return f'<tr><th scope="row" style="{TD}">{head}</th><td style="{TD}">{cell}</td></tr>'
 
         rows = (
-            f'<tr><th scope="row" style="{TD}">Only in {e(a)}</th><td style="{TD}">{names(self.only_left)}</td></tr>'
-            f'<tr><th scope="row" style="{TD}">Shared</th><td style="{TD}">{names(self.shared)}</td></tr>'
-            f'<tr><th scope="row" style="{TD}">Only in {e(b)}</th><td style="{TD}">{names(self.only_right)}</td></tr>'
-            f'<tr><th scope="row" style="{TD}">Lines of code</th><td style="{TD}">{e(a)}: {la}, '
-            f"{e(b)}: {lb} ({lb - la:+d})</td></tr>"
+            row(say(w, "cmp.h.only", side=a), names(self.only_left))
+            + row(e(say(w, "cmp.h.shared")), names(self.shared))
+            + row(say(w, "cmp.h.only", side=b), names(self.only_right))
+            + row(e(say(w, "cmp.h.lines")), say(w, "cmp.h.counts", **c))
         )
         new = (
             "".join(
                 f'<li><code style="{CODE}">{e(n)}</code>: {e(d)}</li>'
                 for n, d in self.only_right.items()
             )
-            or "<li>no new tools</li>"
+            or f"<li>{e(say(w, 'cmp.h.no_new'))}</li>"
         )
         if not any(self.loops):
-            loop = "<p>The loop was not given.</p>"
+            loop = f"<p>{e(say(w, 'cmp.h.no_loop'))}</p>"
         else:
             shown = self.loops[0] if self.loop_unchanged else "\n".join(self.loop_diff())
             loop = (
-                f"<p><strong>The loop</strong>: {e(self.loop_summary())}.</p>"
+                f"<p>{say(w, 'cmp.h.loop_is', summary=e(self.loop_summary()))}</p>"
                 f'<pre style="{PRE}">{e(shown)}</pre>'
             )
+        said_in = "" if self.lang == "en" else f' lang="{self.lang}"'
         return (
-            f'<div style="{BOX}"><p><strong>{e(a)} → {e(b)}</strong>: {self.tool_counts[0]} → '
-            f'{self.tool_counts[1]} tools</p><table style="{TABLE}"><thead><tr><th style="{TH}">'
-            f'</th><th style="{TH}">Tools and code</th></tr></thead><tbody>{rows}</tbody></table>'
-            f"<h4>New in {e(b)}</h4><ul>{new}</ul><h4>The loop</h4>{loop}</div>"
+            f'<div style="{BOX}"{said_in}><p><strong>{a} → {b}</strong>: '
+            f'{say(w, "cmp.h.tools", **c)}</p><table style="{TABLE}"><thead><tr><th style="{TH}">'
+            f'</th><th style="{TH}">{e(say(w, "cmp.h.head"))}</th></tr></thead><tbody>{rows}</tbody>'
+            f"</table><h4>{say(w, 'cmp.h.new', b=b)}</h4><ul>{new}</ul>"
+            f"<h4>{e(say(w, 'cmp.h.loop'))}</h4>{loop}</div>"
         )
 
     def _repr_mimebundle_(self, **_kwargs: Any) -> dict[str, str]:
@@ -138,5 +156,8 @@ class CompareView:
 
 
 def compare_view(left_tools: Any, right_tools: Any, **kwargs: Any) -> CompareView:
-    """Compare two stages: tools only left / shared / only right, lines of code, the loop."""
+    """Compare two stages: tools only left / shared / only right, lines of code, the loop.
+
+    ``lang="zh"`` says it in Chinese (English by default).
+    """
     return CompareView(left_tools, right_tools, **kwargs)

@@ -1,4 +1,4 @@
-"""Every label and sentence the round diagram shows, in English and in Chinese.
+"""Every label and sentence the round diagram and the s01 -> s02 comparison show, in English and Chinese.
 
 One table, one row per key: (English, Chinese). The trace carries one column of it (its
 ``lang``) and every view, the browser's included, only fills the ``{fields}`` and lays it out.
@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..loop import OUT_OF_ROUNDS, WHY_ZH
 from .reasons import STOP_REASONS
 
 LANGS = ("en", "zh")
@@ -221,30 +222,73 @@ WORDS: dict[str, tuple[str, str]] = {
     "actual.text": ("answered in text", "用文字作答"),
 }
 
-# what each stop_reason means and what the loop does next; English from reasons.py
-_STOPS_ZH = {
-    "tool_use": (
-        "模型请求调用一个或多个工具",
-        "运行每个工具，把所有结果放进一条 user 消息发回去，再次调用模型",
+# the s01 -> s02 comparison (compare.py)
+COMPARE: dict[str, tuple[str, str]] = {
+    "cmp.tools": (
+        "  tools: {a} has {n_a}, {b} has {n_b}",
+        "  工具：{a} 有 {n_a} 个，{b} 有 {n_b} 个",
     ),
-    "end_turn": ("模型完成了回答", "返回：这次运行结束"),
-    "max_tokens": ("回复达到了 max_tokens，被截断了", "返回，不运行被截断的回复里的任何工具调用"),
-    "stop_sequence": ("模型遇到了停止序列（stop sequence）", "返回：这次运行结束"),
-    "pause_turn": ("服务器暂停了一个耗时较长的回合", "把暂停的回复追加到历史里，再次调用模型"),
-    "refusal": ("模型拒绝继续", "返回：这次运行结束"),
+    "cmp.only": ("  only in {side}: {names}", "  只在 {side} 里：{names}"),
+    "cmp.shared": ("  shared:     {names}", "  共有：      {names}"),
+    "cmp.none": ("(none)", "（没有）"),
+    "cmp.lines": (
+        "  lines of code: {a} {l_a}, {b} {l_b} ({diff})",
+        "  代码行数：{a} {l_a} 行，{b} {l_b} 行（{diff}）",
+    ),
+    "cmp.new": ("  new in {b}:", "  {b} 新增："),
+    "cmp.no_new": ("    (no new tools)", "    （没有新工具）"),
+    "cmp.loop": ("  the loop: {summary}", "  循环：{summary}"),
+    "cmp.no_loop": ("  the loop: not given", "  循环：没有给出"),
+    "cmp.unchanged": (
+        "unchanged: the same {count} lines drive both",
+        "没有变：两边由同样的 {count} 行驱动",
+    ),
+    "cmp.skeleton": (
+        'the same skeleton (while True, one exit on stop_reason != "tool_use")',
+        '同样的骨架（while True，唯一的出口是 stop_reason != "tool_use"）',
+    ),
+    "cmp.other_shape": ("a different shape", "形状不同"),
+    "cmp.differ": ("{shape}; {changed} lines differ", "{shape}；有 {changed} 行不同"),
+    "cmp.h.only": ("Only in {side}", "只在 {side} 里"),
+    "cmp.h.shared": ("Shared", "共有"),
+    "cmp.h.lines": ("Lines of code", "代码行数"),
+    "cmp.h.counts": ("{a}: {l_a}, {b}: {l_b} ({diff})", "{a}：{l_a} 行，{b}：{l_b} 行（{diff}）"),
+    "cmp.h.none": ("(none)", "（没有）"),
+    "cmp.h.no_new": ("no new tools", "没有新工具"),
+    "cmp.h.no_loop": ("The loop was not given.", "没有给出循环。"),
+    "cmp.h.loop_is": (
+        "<strong>The loop</strong>: {summary}.",
+        "<strong>循环</strong>：{summary}。",
+    ),
+    "cmp.h.tools": ("{n_a} → {n_b} tools", "{n_a} → {n_b} 个工具"),
+    "cmp.h.head": ("Tools and code", "工具与代码"),
+    "cmp.h.new": ("New in {b}", "{b} 新增"),
+    "cmp.h.loop": ("The loop", "循环"),
+}
+WORDS.update(COMPARE)
+
+# what each stop_reason means and what the loop does next. English from reasons.py; in Chinese,
+# as there, the meaning is the loop's own `why` (loop.WHY_ZH) but for the three reasons below
+_MEANING_ZH = {
+    "tool_use": "模型请求调用一个或多个工具",
+    "pause_turn": "服务器暂停了一个耗时较长的回合",
+    "max_tokens": "回复达到了 max_tokens，被截断了",
+}
+_NEXT_ZH = {
+    "tool_use": "运行每个工具，把所有结果放进一条 user 消息发回去，再次调用模型",
+    "end_turn": "返回：这次运行结束",
+    "max_tokens": "返回，不运行被截断的回复里的任何工具调用",
+    "stop_sequence": "返回：这次运行结束",
+    "pause_turn": "把暂停的回复追加到历史里，再次调用模型",
+    "refusal": "返回：这次运行结束",
     "model_context_window_exceeded": (
-        "上下文窗口被填满，回复因此被截断",
-        "和 max_tokens 一样返回，不运行被截断的回复里的任何工具调用；再提问之前先缩短历史",
+        "和 max_tokens 一样返回，不运行被截断的回复里的任何工具调用；再提问之前先缩短历史"
     ),
-    "max_rounds": (
-        "达到了轮数上限，仍然没有最终回答",
-        "停止运行，即使模型还想继续",
-    ),
+    OUT_OF_ROUNDS: "停止运行，即使模型还想继续",
 }
 for _reason, (_meaning, _step) in STOP_REASONS.items():
-    _zh_meaning, _zh_step = _STOPS_ZH[_reason]
-    WORDS[f"means.{_reason}"] = (_meaning, _zh_meaning)
-    WORDS[f"then.{_reason}"] = (_step, _zh_step)
+    WORDS[f"means.{_reason}"] = (_meaning, _MEANING_ZH.get(_reason) or WHY_ZH[_reason])
+    WORDS[f"then.{_reason}"] = (_step, _NEXT_ZH[_reason])
 WORDS.update(
     {
         "means.none": ("the round has no reply yet", "这一轮还没有回复"),

@@ -1,8 +1,9 @@
 """The published course: Sphinx with MyST-NB turns the executed notebooks into static pages.
 
-Build it (offline; no network is needed or used):
+Build it, both languages (offline; no network is needed or used):
 
     python -m agentlib.course notebooks/*.ipynb --output-dir docs/course/executed
+    python -m agentlib.course notebooks/zh/*.ipynb --output-dir docs/course/zh/executed
     sphinx-build -b html docs/course docs/course/_build/html
 """
 

@@ -75,7 +75,7 @@ print(reply.content[0].text)
 # %%
 from agentlib.client import read_settings
 
-settings = read_settings()
+settings = read_settings(lang=course.lang)
 for name, (value, where) in settings.items():
     shown = "(set)" if name.endswith(("_KEY", "_TOKEN")) else value
     print(f"{name:22} {shown:30} from {where}")
@@ -140,7 +140,7 @@ tools = course.tools(agentlib.s02_tools(ws))
 diagram = live(offline=OFFLINE, tools=tools, lang=course.lang)
 state = agentlib.agent_loop(
     [{"role": "user", "content": "List all Python files in this directory"}],
-    client=client, model=MODEL, tools=tools, on_event=diagram.on_event,
+    client=client, model=MODEL, tools=tools, on_event=diagram.on_event, lang=course.lang,
 )
 print(f"{state.rounds} rounds; stopped because {state.why}")
 if OFFLINE:

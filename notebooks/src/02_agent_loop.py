@@ -212,8 +212,10 @@ print("accepted:", reply.stop_reason)
 
 # %%
 from agentlib.widgets.reasons import STOP_REASONS
+from agentlib.widgets.words import stop_words, words
 
-for reason, (meaning, next_step) in STOP_REASONS.items():
+for reason in STOP_REASONS:
+    meaning, next_step = stop_words(words(course.lang), reason)
     if reason != agentlib.OUT_OF_ROUNDS:
         print(f"{reason:30} {meaning}\n{'':30} -> {next_step}")
 
@@ -320,7 +322,7 @@ state = agentlib.agent_loop(task, client=client, model=MODEL, tools=tools, syste
 asked = [b["name"] for b in state.messages[1]["content"] if b["type"] == "tool_use"]
 print(state.rounds, "round:", state.stop_reason, "-> the round limit ended the run; round 1 had asked for", asked)
 task = [{"role": "user", "content": "Create a directory called test_output and write 3 files in it"}]
-state = agentlib.agent_loop(task, client=client, model=MODEL, tools=tools, system=SYSTEM, max_tokens=20)
+state = agentlib.agent_loop(task, client=client, model=MODEL, tools=tools, system=SYSTEM, max_tokens=20, lang=course.lang)
 print(state.rounds, "round:", state.stop_reason, "->", state.why)
 
 # %% [markdown]

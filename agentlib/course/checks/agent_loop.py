@@ -11,7 +11,10 @@ from ..language import pick
 from .scripted import CountingClient, RunawayLoop, globals_swapped, text_of
 from .verdict import Verdict, api_message, check, is_blank, still_blank
 
-PAUSED, FINISHED = "Still working...", "Finished after the pause."
+PAUSED, FINISHED = (
+    ("Still working...", "还在做……"),
+    ("Finished after the pause.", "暂停之后做完了。"),
+)
 RUNAWAY = {
     "pause_turn": (
         "the reply after the pause is the final answer: return there",
@@ -59,16 +62,16 @@ def _after_pause(messages: list[dict], counting: CountingClient, ran: list[str])
             "回合连续暂停了两次，循环却在第二次暂停后返回了：每次 pause_turn 之后都要再调用模型（循环里的 `continue`），不只一次",
         )
     resent = counting.calls[1]["messages"][-1]
-    if resent.get("role") != "assistant" or PAUSED not in text_of(resent.get("content")):
+    if resent.get("role") != "assistant" or pick(*PAUSED) not in text_of(resent.get("content")):
         return pick(
             f"append the paused reply before calling the model again: the second request ended with a "
             f"{resent.get('role')} message {text_of(resent.get('content'))!r:.60}, so the model lost "
-            f"the {PAUSED!r} it had said (a `continue` before `messages.append(...)` does this)",
+            f"the {pick(*PAUSED)!r} it had said (a `continue` before `messages.append(...)` does this)",
             f"再次调用模型之前，要先追加暂停时的回复：第二次请求以一条 {resent.get('role')} 消息 "
-            f"{text_of(resent.get('content'))!r:.60} 结尾，模型就丢了它说过的 {PAUSED!r}"
+            f"{text_of(resent.get('content'))!r:.60} 结尾，模型就丢了它说过的 {pick(*PAUSED)!r}"
             "（把 `continue` 放在 `messages.append(...)` 之前就会这样）",
         )
-    if not text_of(messages[-1].get("content")).endswith(FINISHED):
+    if not text_of(messages[-1].get("content")).endswith(pick(*FINISHED)):
         return pick(
             "after the last call the loop should append the final answer and stop",
             "最后一次调用之后，循环应追加最终回答，然后停下",
@@ -137,12 +140,18 @@ def check_stop_reasons(agent_loop: Callable[[list], Any]) -> Verdict:
     problems, kept = [], ""
     scenarios = {
         "pause_turn": [
-            say(PAUSED, stop_reason="pause_turn"),
-            say(PAUSED, stop_reason="pause_turn"),  # a server may pause a turn more than once
-            say(FINISHED),
+            say(pick(*PAUSED), stop_reason="pause_turn"),
+            say(
+                pick(*PAUSED), stop_reason="pause_turn"
+            ),  # a server may pause a turn more than once
+            say(pick(*FINISHED)),
         ],
         "max_tokens": [
-            reply("Removing it.", call("bash", command="rm half-written"), stop_reason="max_tokens")
+            reply(
+                pick("Removing it.", "这就删掉它。"),
+                call("bash", command="rm half-written"),
+                stop_reason="max_tokens",
+            )
         ],
     }
     for stop_reason, replies in scenarios.items():

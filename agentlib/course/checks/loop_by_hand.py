@@ -131,7 +131,7 @@ SHOUTED = ["echo one | tr a-z A-Z", "echo two | tr a-z A-Z"]  # outputs the comm
 def check_tool_results(tool_results: Callable[[Any], Any]) -> Verdict:
     """Exercise: turn a reply's ``tool_use`` blocks into ``tool_result`` blocks the API accepts."""
     first = reply("Two commands.", *(call("bash", command=c) for c in SHOUTED))
-    client, model = scripted(first, say("Both ran."))
+    client, model = scripted(first, say(pick("Both ran.", "两条都运行了。")))
     messages: list[Any] = [{"role": "user", "content": "Run two commands"}]
     response = client.messages.create(model=model, max_tokens=1000, tools=[BASH], messages=messages)
     asked: list[Any] = []

@@ -13,7 +13,7 @@ from typing import Any
 from ...offline import call, say
 from ...tools import Toolbox, check_tools
 from ..exercise import description_problem, schema_shape_problems
-from ..language import pick
+from ..language import current, pick
 from .scripted import EDIT_FILE, has_number, model_read, not_text, remove_folder, returned, run_loop
 from .verdict import Verdict, blank, check, crash
 
@@ -95,7 +95,7 @@ def check_dispatch_map(TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[...,
     shape = _shape_problem(TOOLS, TOOL_HANDLERS)
     if shape is not None:
         return shape
-    problems = check_tools(TOOLS, TOOL_HANDLERS)
+    problems = check_tools(TOOLS, TOOL_HANDLERS, current())
     problems += [p for s in TOOLS if (p := description_problem(s.get("name"), s))]
     problems += [p for s in TOOLS for p in schema_shape_problems(s.get("name"), s)]
     problems += _input_dict_problems(TOOLS, TOOL_HANDLERS)
@@ -123,7 +123,7 @@ def check_dispatch_map(TOOLS: list[dict], TOOL_HANDLERS: dict[str, Callable[...,
         Toolbox.from_dicts(TOOLS, _recording(TOOL_HANDLERS, answers)),
         "Use every tool once",
         *(call(tool, **arguments) for tool, arguments in steps.items()),
-        say("All five tools answered."),
+        say(pick("All five tools answered.", "五个工具都回答了。")),
     )
     seen = [e for e in state.events if e.kind == "tool_ran"]
     bad = [

@@ -26,7 +26,7 @@ def check_agent_loop(agent_loop: Callable[[list], Any]) -> Verdict:
                 "Two at once.", call("bash", command="echo one"), call("bash", command="echo two")
             ),
             call("bash", command="echo three"),
-            say("Done: three commands ran."),
+            say(pick("Done: three commands ran.", "完成了：三条命令都运行了。")),
         ]
     )
     messages: list[Any] = [{"role": "user", "content": "Run three commands, then stop"}]

@@ -101,7 +101,7 @@ def check_own_tool(
 
     def answer(request: dict) -> Any:
         result = request["messages"][-1]["content"][0]
-        return say(f"{name} answered: {result.get('content')}")
+        return say(pick(f"{name} answered: ", f"{name} 的回答：") + str(result.get("content")))
 
     state = run_loop(box, f"Use the {name} tool on {example}", call(name, **example), answer)
     ran = [e for e in state.events if e.kind == "tool_ran"]

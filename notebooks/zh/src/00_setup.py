@@ -88,7 +88,7 @@ print(reply.content[0].text)
 # %%
 from agentlib.client import read_settings
 
-settings = read_settings()
+settings = read_settings(lang=course.lang)
 for name, (value, where) in settings.items():
     shown = "（已设置）" if name.endswith(("_KEY", "_TOKEN")) else value
     print(f"{name:22} {shown:30} 来自 {where}")
@@ -140,7 +140,7 @@ tools = course.tools(agentlib.s02_tools(ws))
 diagram = live(offline=OFFLINE, tools=tools, lang=course.lang)
 state = agentlib.agent_loop(
     [{"role": "user", "content": "列出当前目录下所有的 Python 文件"}],
-    client=client, model=MODEL, tools=tools, on_event=diagram.on_event,
+    client=client, model=MODEL, tools=tools, on_event=diagram.on_event, lang=course.lang,
 )
 print(f"共 {state.rounds} 轮；停止原因：{state.why}")
 if OFFLINE:

@@ -205,8 +205,10 @@ print("被接受了：", reply.stop_reason)
 
 # %%
 from agentlib.widgets.reasons import STOP_REASONS
+from agentlib.widgets.words import stop_words, words
 
-for reason, (meaning, next_step) in STOP_REASONS.items():
+for reason in STOP_REASONS:
+    meaning, next_step = stop_words(words(course.lang), reason)
     if reason != agentlib.OUT_OF_ROUNDS:
         print(f"{reason:30} {meaning}\n{'':30} -> {next_step}")
 
@@ -297,7 +299,7 @@ state = agentlib.agent_loop(task, client=client, model=MODEL, tools=tools, syste
 asked = [b["name"] for b in state.messages[1]["content"] if b["type"] == "tool_use"]
 print(state.rounds, "轮：", state.stop_reason, "-> 轮数上限结束了这次运行；第 1 轮请求了", asked)
 task = [{"role": "user", "content": "创建一个名为 test_output 的目录，并在里面写入 3 个文件"}]
-state = agentlib.agent_loop(task, client=client, model=MODEL, tools=tools, system=SYSTEM, max_tokens=20)
+state = agentlib.agent_loop(task, client=client, model=MODEL, tools=tools, system=SYSTEM, max_tokens=20, lang=course.lang)
 print(state.rounds, "轮：", state.stop_reason, "->", state.why)
 
 # %% [markdown]

@@ -300,7 +300,7 @@ from agentlib import check_tools
 
 menu_only = TOOLS + [{"name": "delete_file", "description": "Delete a file.", "input_schema": schema(path="string")}]
 kitchen_only = {**TOOL_HANDLERS, "word_count": lambda **kw: str(len(kw["text"].split()))}
-for problem in check_tools(menu_only, TOOL_HANDLERS) + check_tools(TOOLS, kitchen_only):
+for problem in check_tools(menu_only, TOOL_HANDLERS, course.lang) + check_tools(TOOLS, kitchen_only, course.lang):
     print("-", problem)
 
 # %% [markdown]
@@ -427,7 +427,7 @@ import sys
 repl_folder = WORKDIR / "repl"
 shutil.rmtree(repl_folder, ignore_errors=True)  # 每次运行都从一个空目录开始
 prompts = "创建一个名为 greet.py 的文件，里面有一个 greet(name) 函数\n读取 greet.py\nq\n"
-repl = subprocess.run([sys.executable, "-m", "agentlib", "s02", "--backend", BACKEND, "--workspace", str(repl_folder)],
+repl = subprocess.run([sys.executable, "-m", "agentlib", "s02", "--backend", BACKEND, "--workspace", str(repl_folder), "--lang", course.lang],
                       input=prompts, capture_output=True, text=True, timeout=120)
 print(repl.stdout)
 
@@ -443,6 +443,7 @@ compare_view(
     agentlib.s01_tools(ws), TOOLS, left_loop=S01_LOOP, right_loop=s02_loop,
     left_source=[S01_LOOP, run_bash],
     right_source=[s02_loop, run_bash, safe_path, run_read, run_write, run_edit, dispatch],
+    lang=course.lang,
 )
 
 # %% [markdown]
