@@ -86,12 +86,11 @@ def course_runs(tmp_path_factory) -> CourseRuns:
     return CourseRuns(tmp_path_factory.mktemp("course-runs"))
 
 
-# With -n, xdist hands each worker a group at a time, then single tests in collection order.
-# Tests sharing a module-scoped build stay on one worker, so it is built once; the modules that
+# With -n, xdist hands each worker a group at a time, then single tests in collection order
+# (the modules that share a build or the session's runs mark their own xdist group). The modules that
 # execute notebooks go first, longest first, so no worker is left alone with a long test at the
 # end. test_notebooks.py also goes before test_notebooks_rerun.py in the course runs' group: it
 # reads the workspaces of the runs before ``CourseRuns.again`` runs in them.
-SHARE_ONE_BUILD = {"test_book.py": "book"}
 LONG_FIRST = (
     "test_notebooks.py",
     "test_notebooks_rerun.py",
@@ -107,8 +106,5 @@ LONG_FIRST = (
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.path.name in SHARE_ONE_BUILD:
-            item.add_marker(pytest.mark.xdist_group(SHARE_ONE_BUILD[item.path.name]))
     rank = {name: index for index, name in enumerate(LONG_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FIRST)))  # stable
