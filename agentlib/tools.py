@@ -13,7 +13,7 @@ from typing import Any
 import docstring_parser
 import pydantic
 
-from .errors import ToolError
+from .errors import is_tool_error
 from .text import as_text
 from .tool_checks import check_tools, schema_problems
 
@@ -231,9 +231,9 @@ class Toolbox:
             return ToolOutcome(f"Error: invalid input for {name}: {_brief(e)}", True)
         try:
             return ToolOutcome(_as_text(t.handler(**kwargs)))
-        except ToolError as e:
-            return ToolOutcome(f"Error: {e}", True)
         except Exception as e:  # noqa: BLE001  (a bug in a handler must not end the loop)
+            if is_tool_error(e):  # the tool's own message to the model
+                return ToolOutcome(f"Error: {e}", True)
             return ToolOutcome(f"Error: {name} failed: {type(e).__name__}: {e}", True)
 
 

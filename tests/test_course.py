@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import tempfile
 
 import nbformat
@@ -351,3 +352,45 @@ def test_a_course_that_fails_to_set_up_leaves_no_temporary_folder(tmp_path, monk
     assert list(temp.iterdir()) == []
     Course("offline", None, "", "", name="working")
     assert [p.name.startswith("working-") for p in temp.iterdir()] == [True]
+
+
+REFUSING_MODULE = '''
+from anthropic.lib.tools import ToolError
+from agentlib.offline import call, say
+
+
+def lookup(key: str) -> str:
+    """Look a key up.
+
+    Args:
+        key: The key.
+    """
+    if key == "missing":
+        raise ToolError(f"no key {key!r}; try 'present'")  # the SDK's: a message to the model
+    raise KeyError(key)  # a bug: the run must fail
+
+
+SCRIPT = [call("lookup", key="missing"), call("lookup", key="broken"), say("Done.")]
+'''
+
+
+def test_the_sdks_tool_error_is_the_tools_message_and_only_a_real_raise_fails_the_run(
+    tmp_path, monkeypatch
+):
+    from agentlib.course.instructor import InstructorRunFailed
+
+    (tmp_path / "refusing_tools.py").write_text(REFUSING_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv(FORCE_OFFLINE, "1")
+    try:
+        course = Course("offline", None, "refusing_tools:lookup", "refusing_tools:SCRIPT")
+        box = course.tools(s02_tools(course.workspace))
+        assert box.dispatch("lookup", {"key": "missing"}).content == (
+            "Error: no key 'missing'; try 'present'"
+        )
+        assert course.tool_failures == []  # the SDK's ToolError is the tool's message, no crash
+        with pytest.raises(InstructorRunFailed) as failed:
+            course.run_script(box)
+    finally:
+        sys.modules.pop("refusing_tools", None)
+    assert failed.value.failures == ["lookup raised KeyError: 'broken'"]

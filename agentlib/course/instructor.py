@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..errors import ToolError
+from ..errors import is_tool_error
 from ..sandbox import remove_tree
 from ..tools import Tool, Toolbox
 from . import language
@@ -215,10 +215,9 @@ class Course:
         def handler(*args: Any, **kwargs: Any) -> Any:
             try:
                 return extra.handler(*args, **kwargs)
-            except ToolError:
-                raise  # a tool saying "this did not work" to the model: its job, not a crash
             except Exception as e:
-                self.tool_failures.append(f"{extra.name} raised {type(e).__name__}: {e}")
+                if not is_tool_error(e):  # a tool's message to the model is its job, not a crash
+                    self.tool_failures.append(f"{extra.name} raised {type(e).__name__}: {e}")
                 raise
 
         return dataclasses.replace(extra, handler=handler)
