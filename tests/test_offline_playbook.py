@@ -540,3 +540,29 @@ def test_a_word_count_or_line_count_counts_words_or_lines(prompt, unit):
 def test_what_is_written_in_a_file_is_a_question_about_it_not_a_write(prompt):
     (part,) = parse(prompt).parts
     assert (part.kind, part.params) == ("show", {"path": "abc.txt"})
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["show the second line of log.txt", "read the 2nd line of log.txt", "log.txt 的第二行是什么"],
+)
+def test_an_ordinal_names_one_line(prompt):
+    (part,) = parse(prompt).parts
+    assert (part.kind, part.params) == ("show", {"path": "log.txt", "lines": [2, 2]})
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "show me a.txt and b.txt",
+        "open both a.txt and b.txt",
+        "cat a.txt b.txt",
+        "看一下 a.txt 和 b.txt",
+    ],
+)
+def test_two_files_named_together_are_both_shown(ws, prompt):
+    (ws.root / "a.txt").write_text("alpha\n")
+    (ws.root / "b.txt").write_text("beta\n")
+    (ws.root / "c.txt").write_text("gamma\n")
+    (said,), _ = run(ws, s02_tools, prompt)
+    assert "alpha" in said and "beta" in said and "gamma" not in said

@@ -144,8 +144,10 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
         return writeframes.delete(c, parts)
     if c.find("mark", "should"):
         return writeframes.replace(c, parts)
-    if c.paths(ext_only=True) and (c.find("mark", "in") or c.find("noun", "content")):
-        return frames.show(c, parts)  # "what's inside notes.txt?"
+    if c.paths(ext_only=True) and (
+        c.find("mark", "in") or c.find("noun", "content") or c.find("noun", "line")
+    ):
+        return frames.show(c, parts)  # "what's inside notes.txt?", "log.txt 第二行"
     return renamed(c, parts)
 
 

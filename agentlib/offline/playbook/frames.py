@@ -134,8 +134,8 @@ def pick(c: Clause, parts: list[Part]) -> Part | None:
 
 
 def total(c: Clause, parts: list[Part]) -> Part | None:
-    if not c.find("noun", "sum"):
-        return None
+    if not c.find("noun", "sum") or len(c.paths(ext_only=True)) > 1:
+        return None  # 'a.txt 和 b.txt': '和' joins two names
     path = c.take_path()
     if not path:
         return None
@@ -143,7 +143,14 @@ def total(c: Clause, parts: list[Part]) -> Part | None:
     return Part("sum", {"path": path})
 
 
-def show(c: Clause, parts: list[Part]) -> Part | None:
+def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
+    if not c.find("noun", "line") and len(c.paths(ext_only=True)) > 1:
+        paths = c.take_paths()  # 'show me a.txt and b.txt': each one, in turn
+        both = c.find("num")
+        if both and int(float(both.value)) == len(paths):
+            both.used = True  # 'open both a.txt and b.txt'
+        c.drop("noun.file", "noun.content", "mark.in", "verb.show", "verb.tell")
+        return [Part("show", {"path": path}) for path in paths]
     path = c.take_path() or (IT if c.take("mark", "it") else None)
     if path is None and all(i.role in ("verb", "stop", "op", "mark") for i in c.left()):
         path = IT  # '再看一下', 'show it again': the file of the last turn

@@ -62,15 +62,15 @@ ext.log: log files
 here: here | in here | this folder | this directory | the current folder | the current directory | current directory | current folder | the project | this project | my project | the workspace | this workspace | project | workspace | the repo | this repo | everywhere | in this folder | inside this folder
 outside: my computer | the computer | the whole disk | my home folder | the system | my system
 num.1: one | a single
-num.2: two | both
-num.3: three
-num.4: four
-num.5: five
-num.6: six
-num.7: seven
-num.8: eight
-num.9: nine
-num.10: ten
+num.2: two | both | second
+num.3: three | third
+num.4: four | fourth
+num.5: five | fifth
+num.6: six | sixth
+num.7: seven | seventh
+num.8: eight | eighth
+num.9: nine | ninth
+num.10: ten | tenth
 mark.to: to | into | as | by
 mark.in: in | inside | within | under | of | from | on
 mark.name: called | named | call it | name it | caled | titled

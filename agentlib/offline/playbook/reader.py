@@ -24,7 +24,7 @@ TOKEN = re.compile(
     r"(?P<quote>\ue000\d+\ue000)"
     r"|(?P<func>[A-Za-z_]\w*\([\w\s,=]*\))"
     r"|(?P<path>~?\.{0,2}/?(?=[\w./-]*[A-Za-z_])(?:[\w-]+/)+[\w.-]*|(?<![\w.])\.?(?=[\w-]*[A-Za-z_])[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,8}(?![\w/])|(?<![\w.])\.[A-Za-z][\w-]*)"
-    r"|(?P<num>\d+(?:\.\d+)?)"
+    r"|(?P<num>\d+(?:\.\d+)?(?:(?<=1)st|(?<=2)nd|(?<=3)rd|th)?(?![A-Za-z]))"
     r"|(?P<word>[A-Za-z][A-Za-z0-9_']*(?:-[A-Za-z]+)*)"
     r"|(?P<cjk>[\u4e00-\u9fff]+)"
     r"|(?P<op>\S)"
@@ -93,6 +93,9 @@ def _shapes(text: str, offset: int) -> list[Item]:
     out = []
     for found in TOKEN.finditer(text):
         kind, token, at = found.lastgroup, found[0], found.start() + offset
+        if kind == "num":  # '5th' is the number 5
+            out.append(Item(kind, token.rstrip("stndrh"), at, at + len(token), token))
+            continue
         if kind != "cjk":
             out.append(Item(kind, token, at, at + len(token), token))
             continue
@@ -168,7 +171,13 @@ def classify(text: str, typos: bool = False) -> list[Item]:
         else:
             t = tokens[i]
             items.append(
-                Item("word" if t.role == "cjk" else t.role, t.text, t.start, t.end, t.text)
+                Item(
+                    "word" if t.role == "cjk" else t.role,
+                    t.value if t.role == "num" else t.text,
+                    t.start,
+                    t.end,
+                    t.text,
+                )
             )
             i += 1
     return items
