@@ -566,3 +566,23 @@ def test_two_files_named_together_are_both_shown(ws, prompt):
     (ws.root / "c.txt").write_text("gamma\n")
     (said,), _ = run(ws, s02_tools, prompt)
     assert "alpha" in said and "beta" in said and "gamma" not in said
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["list all files, subfolders included", "列出所有文件，包括子目录", "list files recursively"],
+)
+def test_subfolders_included_lists_recursively_and_names_no_folder(ws, prompt):
+    (ws.root / "src").mkdir()
+    (ws.root / "src" / "b.py").write_text("y\n")
+    (ws.root / "a.py").write_text("x\n")
+    (said,), _ = run(ws, s02_tools, prompt)
+    assert "a.py" in said and "src/b.py" in said
+
+
+@TOOLBOXES
+def test_a_folder_that_is_not_there_is_said_to_be_missing_not_empty(ws, toolbox):
+    (ws.root / "a.py").write_text("x\n")
+    (said,), _ = run(ws, toolbox, "list the files in stuff")
+    assert "no folder called stuff" in said or "No such file" in said  # s01's ls says so
+    assert "There are no" not in said

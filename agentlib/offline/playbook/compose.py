@@ -21,7 +21,7 @@ FILTERED = {"list", "search", "count"}
 # when a clause has several verbs, the most specific one says what it is
 PRIORITY = ["count", "search", "define", "rename", "replace", "append", "move", "copy", "delete"]
 PRIORITY += ["run", "create", "add", "show", "list", "find", "tell", "calc"]
-FLAGS = ("guard", "norun", "verify", "report")
+FLAGS = ("guard", "norun", "verify", "report", "recursive")
 WHEN = {"run", "create", "show", "delete", "append"}  # the parts a condition can guard
 
 
@@ -206,6 +206,10 @@ def _flag(part: Part, flags: set[str]) -> bool:
         if part.kind != "show":
             return False
         part.params["verify"] = True
+    if "recursive" in flags:  # 'subfolders included', '包括子目录'
+        if part.kind not in FILTERED:
+            return False
+        part.params["recursive"] = True
     return "report" not in flags or part.kind == "run"
 
 

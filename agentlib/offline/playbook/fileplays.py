@@ -70,6 +70,18 @@ def list_files(act: Actions, zh: bool, **p: Any) -> Play:
     # quote the tool only when it said something other than paths (the filter removed the rest)
     said = "" if _paths(out.text) else "\n" + quote(out.text)
     folders = 0 if python else sum(path.endswith("/") for path in found)
+    folder = p.get("folder")
+    if not found and folder and act.has("bash"):  # a word that names no folder is not one
+        there = yield Act(
+            [act.run(f"test -d {shlex.quote(folder)} && echo folder || echo missing")],
+            tr(zh, f"Let me check that {folder}/ is a folder.", f"我看看 {folder}/ 是不是文件夹。"),
+        )
+        if "folder" not in there.text.split():
+            return tr(
+                zh,
+                f"There is no folder called {folder} here, so I listed nothing.",
+                f"这里没有叫 {folder} 的文件夹，所以我没有列出任何文件。",
+            )
     if zh:
         if not found:
             where = "当前目录" if not p.get("folder") else f"{p['folder']}/ 里"

@@ -95,6 +95,7 @@ mark.it: it | that | that file | this file | its | them | it again
 mark.correct: actually no | actually | wait no | no wait | wait | sorry | i mean | i meant | scratch that | no
 mark.then: then | and then | after that | afterwards | next | also | and also | and
 mark.guard: don't change anything | do not change anything | don't modify anything | don't touch anything | don't edit anything | without changing anything | don't delete anything | do not modify anything | but don't change anything | but do not change anything | read only | and don't change it | don't change it
+mark.recursive: recursively | recursive | subfolders included | subfolders too | including subfolders | including subdirectories | subdirectories included | including those in subfolders | including the ones in subfolders | in subfolders too | and subfolders | and all subfolders | in all subfolders | with subfolders
 mark.norun: don't run it | do not run it | without running it | but don't run it | don't run it yet
 mark.report: and tell me if the tests pass | tell me if the tests pass | if the tests pass | whether the tests pass | and tell me if it works | to see if it works | and see if it works | tell me if it passes | and check the output | and show me the output | and show the output
 mark.if: if | only if | otherwise | else | or else
@@ -188,6 +189,7 @@ mark.it: 它 | 这个文件 | 那个文件 | 刚才那个文件 | 刚才的文�
 mark.correct: 不对 | 哦不对 | 等等 | 算了 | 不是 | 错了 | 哦
 mark.then: 然后 | 接着 | 之后 | 再 | 并且 | 并 | 随后 | 最后再 | 同时 | 顺便
 mark.guard: 别改它 | 不要改它 | 别修改 | 不要修改 | 不要改 | 别改 | 不要动它 | 别动它 | 不要改动 | 只读
+mark.recursive: 包括子目录 | 包括子文件夹 | 包含子目录 | 包含子文件夹 | 含子目录 | 含子文件夹 | 递归 | 递归地 | 连同子目录 | 连同子文件夹 | 子目录也算 | 子目录里的也算 | 包括子目录里的
 mark.norun: 不要运行 | 别运行 | 先别运行 | 不用运行 | 不要执行
 mark.report: 看看测试能不能过 | 测试能不能过 | 看看能不能过 | 看测试是否通过 | 测试是否通过 | 能不能通过 | 看看结果 | 看看输出
 mark.if: 如果 | 要是 | 假如 | 就 | 否则 | 的话
