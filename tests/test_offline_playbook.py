@@ -586,3 +586,29 @@ def test_a_folder_that_is_not_there_is_said_to_be_missing_not_empty(ws, toolbox)
     (said,), _ = run(ws, toolbox, "list the files in stuff")
     assert "no folder called stuff" in said or "No such file" in said  # s01's ls says so
     assert "There are no" not in said
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "move a.txt to docs",
+        "put a.txt in the docs folder",
+        "把 a.txt 放进 docs 里",
+        "mv a.txt docs",
+    ],
+)
+def test_a_file_moves_into_a_folder_named_without_a_slash(ws, prompt):
+    (ws.root / "docs").mkdir()
+    (ws.root / "a.txt").write_text("alpha\n")
+    run(ws, s02_tools, prompt)
+    assert (ws.root / "docs" / "a.txt").read_text() == "alpha\n" and not (
+        ws.root / "a.txt"
+    ).exists()
+
+
+@TOOLBOXES
+def test_a_bare_word_that_names_no_folder_moves_nothing(ws, toolbox):
+    (ws.root / "a.txt").write_text("alpha\n")
+    (said,), _ = run(ws, toolbox, "move a.txt to docs")
+    assert (ws.root / "a.txt").read_text() == "alpha\n" and not (ws.root / "docs").exists()
+    assert "there is no folder docs" in said

@@ -13,7 +13,7 @@ import itertools
 
 from agentlib.offline.playbook import frames, writeframes
 from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause, _exts, _folder
-from agentlib.offline.playbook.lexicon import RUNNERS, SHELL
+from agentlib.offline.playbook.lexicon import PUT, RUNNERS, SHELL
 from agentlib.offline.playbook.reader import Item, Part
 from agentlib.offline.playbook.writeframes import _content
 
@@ -133,6 +133,10 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
         return writeframes.append(c, parts)
     if first == "rename" and (c.find("mark", "in") or len(c.paths(ext_only=True)) < 2):
         return writeframes.replace(c, parts)
+    put = c.find("verb", "create")
+    if put and put.text.lower() in PUT and c.paths(ext_only=True) and not c.find("mark", "content"):
+        if c.find("noun", "folder") or c.find("mark", "in_it") or c.find("mark", "in"):
+            return writeframes.transfer(c, parts)  # 'put a.txt in the docs folder': a move
     handler = {
         "create": writeframes.create, "add": writeframes.create, "append": writeframes.append,
         "replace": writeframes.replace, "rename": writeframes.transfer,

@@ -200,10 +200,15 @@ def search(act: Actions, zh: bool, text: str, imports: bool, **p: Any) -> Play:
     return f"{_count(len(found), 'file')} {verb}:\n" + "\n".join(f"  - {name}" for name in found)
 
 
-def _transfer(verb: str, src: str, dest: str, into: bool) -> str:
-    """A shell line that moves or copies without overwriting, and says where the thing went."""
+def _transfer(verb: str, src: str, dest: str, into: bool | str) -> str:
+    """A shell line that moves or copies without overwriting, and says where the thing went.
+
+    ``into`` True makes the folder; "existing" wants one that is there (a bare word names one).
+    """
     tool = "mv" if verb == "move" else "cp -R"
-    make = f"mkdir -p -- {shlex.quote(dest)} && " if into else ""
+    make = f"mkdir -p -- {shlex.quote(dest)} && " if into is True else ""
+    if into == "existing":
+        make = f'[ -d {shlex.quote(dest)} ] || {{ echo "error: there is no folder {dest}"; exit 1; }}; '
     return (
         f"{make}src={shlex.quote(src)}; dest={shlex.quote(dest)}; "
         '[ -d "$dest" ] && dest="$dest/$(basename "$src")"; '
@@ -222,7 +227,7 @@ def _safe(paths: list[str]) -> bool:
     )
 
 
-def transfer(act: Actions, zh: bool, verb: str, src: str, dest: str, into: bool) -> Play:
+def transfer(act: Actions, zh: bool, verb: str, src: str, dest: str, into: bool | str) -> Play:
     """Move (rename) or copy a file or folder."""
     if not _safe([src, dest]):
         return tr(

@@ -21,7 +21,7 @@ verb.define: defined | define | defines | declared
 verb.count: count | how many | number of | how much
 verb.count+noun.word: word count | wordcount | word-count
 verb.count+noun.line: line count | linecount | line-count
-verb.create: create | make | touch | generate | build | write | put | save
+verb.create: create | make | touch | generate | build | write | put | save | place
 verb.add: add | insert
 verb.append: append | tack on
 verb.replace: replace | change | substitute | swap | fix | update | edit | modify | bump
@@ -122,7 +122,7 @@ verb.find: 找 | 找到 | 查找 | 寻找 | 在哪 | 在哪里 | 在哪儿
 verb.search: 提到 | 提到了 | 用到 | 用到了 | 用了 | 使用 | 使用了 | 包含 | 包含了 | 含有 | 引用 | 引用了 | 导入 | 导入了 | 引入 | 引入了 | 搜索 | 搜 | 出现
 verb.define: 定义 | 定义了 | 声明
 verb.count: 统计 | 数 | 数一数 | 多少 | 几个 | 几 | 多少个 | 几次 | 多少次 | 计数
-verb.create: 创建 | 新建 | 建立 | 建 | 生成 | 做 | 编写 | 弄 | 写一个 | 建一个 | 新增
+verb.create: 创建 | 新建 | 建立 | 建 | 生成 | 做 | 编写 | 弄 | 写一个 | 建一个 | 新增 | 放 | 放进 | 放到 | 放入
 verb.add: 加 | 添加 | 加上 | 增加 | 补充
 verb.append: 追加 | 加一行 | 添加一行 | 追加一行 | 写一行 | 加上一行
 verb.replace: 替换 | 改 | 换 | 修改 | 更改 | 改一下 | 编辑
@@ -176,7 +176,7 @@ mark.term: 这个词 | 这个单词 | 这个字符串
 mark.keep_empty: 什么都不要写 | 保持为空 | 里面什么都别写
 adj.hidden: 隐藏 | 隐藏的 | 隐藏文件
 verb.calc: 计算 | 算 | 算一下 | 算算
-mark.in_it: 在里面 | 里面 | 其中 | 在其中 | 在它里面
+mark.in_it: 在里面 | 里面 | 其中 | 在其中 | 在它里面 | 进去 | 里去 | 到里面
 mark.first: 前 | 开头 | 头
 mark.last: 最后 | 后 | 末尾 | 结尾 | 最近
 mark.end: 末尾 | 最后 | 结尾 | 最后面 | 后面
@@ -232,6 +232,9 @@ MATH = {
     "x": "*", "×": "*", "÷": "/", "^": "**", "to the power of": "**", "mod": "%",
     "加": "+", "加上": "+", "减": "-", "减去": "-", "乘": "*", "乘以": "*", "除以": "/",
 }  # fmt: skip
+
+# 'put a.txt in docs': said of a file already named, these create verbs move it
+PUT = {"put", "place", "放", "放进", "放到", "放入"}
 
 # commands typed out as they are: run verbatim (after the danger check)
 SHELL = {

@@ -200,8 +200,8 @@ def replace(c: Clause, parts: list[Part]) -> Part | None:
 
 
 def transfer(c: Clause, parts: list[Part]) -> Part | None:
-    verb = c.take("verb", "rename", "move", "copy")
-    kind = {"rename": "move", "move": "move", "copy": "copy"}[verb.value] if verb else None
+    verb = c.take("verb", "rename", "move", "copy") or c.take("verb", "create")
+    kind = {"rename": "move", "copy": "copy"}.get(verb.value, "move") if verb else None
     src = c.take_path() or (IT if c.take("mark", "it") else None)
     into_word = c.take("mark", "to") or c.take("mark", "name")
     folder = _folder(c)
@@ -211,6 +211,18 @@ def transfer(c: Clause, parts: list[Part]) -> Part | None:
     if named and into_word and c.items.index(named[0]) < c.items.index(into_word):
         return None  # 'move a.txt and b.txt into docs': more than one thing to move
     dest = folder or c.take_path()
+    bare = False
+    if dest is None and verb and verb.value != "rename":  # 'move a.txt to docs': a folder there
+        after = [i for i in c.items if not i.used and i.role not in ("stop", "op")]
+        ahead = c.items[c.items.index(into_word) + 1 :] if into_word else after
+        ahead = [i for i in ahead if i.role not in ("stop", "op")][:1]
+        if (
+            ahead
+            and ahead[0].role == "word"
+            and not ahead[0].used
+            and ahead[0].value.isidentifier()
+        ):
+            ahead[0].used, dest, bare = True, ahead[0].value, True
     c.drop("mark.in", "mark.in_it", "noun.file")
     if not src or not kind:
         return None
@@ -222,6 +234,7 @@ def transfer(c: Clause, parts: list[Part]) -> Part | None:
             return None
         return None
     into = folder is not None or (verb.value == "move" and "." not in dest.rpartition("/")[2])
+    into = "existing" if bare else into  # a bare word is a folder only if there is one
     return Part(kind, {"src": src.rstrip("/"), "dest": dest.rstrip("/"), "into": into})
 
 
