@@ -612,3 +612,49 @@ def test_a_bare_word_that_names_no_folder_moves_nothing(ws, toolbox):
     (said,), _ = run(ws, toolbox, "move a.txt to docs")
     assert (ws.root / "a.txt").read_text() == "alpha\n" and not (ws.root / "docs").exists()
     assert "there is no folder docs" in said
+
+
+@pytest.mark.parametrize(
+    ("prompt", "parts"),
+    [
+        ("2 的 10 次方是多少", [("math", {"expr": "2 ** 10", "value": 1024})]),
+        ("what's 3 squared", [("math", {"expr": "3 ** 2", "value": 9})]),
+        ("运行 square.py，参数是 7", [("run", {"path": "square.py", "args": ["7"]})]),
+        ("看看 笔记.txt", [("show", {"path": "笔记.txt"})]),
+        ("把笔记.txt 删了", [("delete", {"paths": ["笔记.txt"]})]),
+        ("新建文件夹 build", [("mkdir", {"paths": ["build"], "files": 0})]),
+        ("嗯，看看 notes.txt", [("show", {"path": "notes.txt"})]),
+        ("git status - are there any untracked files?", [("git", {"what": "status", "n": 10})]),
+        (
+            "在 notes 文件夹里创建 todo.txt，内容是 买牛奶",
+            [("create", {"paths": ["notes/todo.txt"], "content": "买牛奶\n"})],
+        ),
+        (
+            "新建 todo.txt，内容：买牛奶，买面包",
+            [("create", {"paths": ["todo.txt"], "content": "买牛奶，买面包\n"})],
+        ),
+        (
+            "in hosts.txt replace 10.0.0.1 with 10.0.0.2",
+            [
+                (
+                    "replace",
+                    {
+                        "path": "hosts.txt",
+                        "old": "10.0.0.1",
+                        "new": "10.0.0.2",
+                        "all": True,
+                        "words": False,
+                    },
+                )
+            ],
+        ),
+    ],
+)
+def test_chinese_names_filler_powers_and_dotted_numbers_are_read(prompt, parts):
+    assert [(p.kind, p.params) for p in parse(prompt).parts] == parts
+
+
+def test_a_chinese_name_is_cut_from_the_words_glued_before_it_or_not_guessed():
+    (part,) = parse("创建一个叫说明.txt的文件").parts
+    assert (part.kind, part.params["paths"]) == ("create", ["说明.txt"])
+    assert parse("看看 数据.csv").unclear  # '数' is a word too: no name is guessed

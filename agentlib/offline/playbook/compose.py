@@ -37,6 +37,13 @@ def _set(key: str, value: object, kinds: tuple[str, ...]) -> Change:
 
 def modifier(c: Clause, parts: list[Part]) -> Change | Part | None:
     """A clause that only adds to the part before it."""
+    if c.find("mark", "args") and not c.find("verb") and parts and parts[-1].kind == "run":
+        c.take("mark", "args")  # '运行 square.py，参数是 7'
+        args = [c.unquote(i.value) for i in c.left() if i.role in ("num", "word", "quote")]
+        if args and len(args) == len(c.left()) and not parts[-1].params.get("args"):
+            c.take_all("num"), c.take_all("word"), c.take_all("quote")
+            return _set("args", args, ("run",))
+        return None
     if c.find("verb") is None and not c.paths() and parts and parts[-1].kind == "create":
         c.drop("mark.it")
         what = _content(c)

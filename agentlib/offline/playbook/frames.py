@@ -67,9 +67,16 @@ def math(c: Clause, parts: list[Part]) -> Part | None:
         or i.text.lower() in MATH
         or (i.role == "op" and i.value in ("+", "-", "*", "/", "(", ")", "^", "**"))
     ]
-    if sum(i.role == "num" for i in signs) < 2 or len(signs) < 3:
+    out: list[str] = []
+    for i in signs:
+        sign = MATH.get(i.text.lower(), i.value).replace("^", "**")
+        if sign == "" and out:  # '2 的 10 次方': the power is said after both numbers
+            out.insert(len(out) - 1, "**")
+        elif sign:
+            out.append(sign)
+    expr = " ".join(out)
+    if len(re.findall(r"\d+(?:\.\d+)?", expr)) < 2 or len(expr.split()) < 3:
         return None
-    expr = " ".join(MATH.get(i.text.lower(), i.value).replace("^", "**") for i in signs)
     try:
         value = _evaluate(ast.parse(expr, mode="eval").body)
     except (SyntaxError, ValueError, ZeroDivisionError, OverflowError, RecursionError):
@@ -108,7 +115,7 @@ def git(c: Clause, parts: list[Part]) -> Part | None:
     n = _number(c) or 10
     if what == "last" and c.find("noun", "log"):
         what = "log"
-    c.drop("here")
+    c.drop("here", "mark.exists", "mark.range")  # 'git status - any untracked files?'
     for role in ("noun", "verb", "mark"):
         for value in {
             "noun": ("git", "log"),

@@ -39,7 +39,7 @@ noun.times: times | occurrences
 noun.function: function | functions | method | class
 noun.docstring: docstring | docstrings | doc string
 noun.branch: branch | branch name
-noun.status: status | uncommitted changes | git status
+noun.status: status | uncommitted changes | git status | untracked files | untracked | untracked changes | uncommitted files | changed files
 noun.log: log | history | commits | commit history | git log
 noun.commit: commit | commit message | last commit | latest commit | most recent commit
 noun.git: git | repo | repository
@@ -75,7 +75,7 @@ mark.to: to | into | as | by
 mark.in: in | inside | within | under | of | from | on
 mark.name: called | named | call it | name it | caled | titled
 mark.prints: that prints | which prints | prints | print | printing | that says hello | outputs | that outputs | which outputs | to print | so it prints | says
-mark.content: with the text | with the content | with the contents | with the line | containing | that contains | that says | which says | with content | with text | content | saying
+mark.content: with the text | with the content | with the contents | with the line | containing | that contains | that says | which says | with content | with text | content | saying | content: | contents: | text:
 mark.with: with | that has | having | with a | with an
 mark.verify: to verify the edit worked | verify the edit worked | to check the edit worked | and check the edit worked | to check that the edit worked | to confirm the edit worked
 mark.returns: that returns | which returns | returning | returns
@@ -112,7 +112,7 @@ fact.pwd: where am i | current path | working directory
 chat.greet: hi | hello | hey | hiya | howdy | yo | good morning | good afternoon | good evening | hi there | hello there
 chat.thanks: thanks | thank you | thx | ty | cheers | thank you very much | thanks a lot
 chat.about: who are you | what are you | what can you do | what do you do | are you claude | are you real | are you a real model | what model are you | help
-stop: but | current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | really | whole | entire | project's | workspace's | message | everything | anything | other | others | rest | rest of | contents of | content of | value | for | at | copy of | ending in | ending with | that end in | that end with | with the extension | with extension | there are | found | exactly | version | already | have in it | where | am i on | on | please | pass | in there
+stop: but | current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | really | whole | entire | project's | workspace's | message | everything | anything | other | others | rest | rest of | contents of | content of | value | for | at | copy of | ending in | ending with | that end in | that end with | with the extension | with extension | there are | found | exactly | version | already | have in it | where | am i on | on | please | pass | in there | somewhere | anywhere | um | uh | hmm | well
 """
 
 ZH = """
@@ -134,15 +134,15 @@ verb.copy: 复制 | 拷贝 | 复制一份 | 备份
 verb.delete: 删 | 删除 | 删掉 | 删了 | 移除 | 去掉 | 清除
 verb.run: 运行 | 执行 | 跑 | 跑一下 | 运行一下
 verb.tell: 告诉我 | 告诉 | 说一下 | 看看结果
-noun.file: 文件 | 脚本 | 程序 | 个文件 | 份
+noun.file: 文件 | 脚本 | 程序 | 份
 noun.folder: 文件夹 | 目录 | 子目录 | 子文件夹
 noun.line: 行 | 一行 | 行数
-noun.word: 单词 | 个单词 | 词 | 字数
+noun.word: 单词 | 词 | 字数
 noun.times: 次
 noun.function: 函数 | 方法 | 类
 noun.docstring: 文档字符串 | docstring | 注释文档
 noun.branch: 分支 | 分支名 | 哪个分支
-noun.status: 状态 | 未提交的改动 | 未提交的修改
+noun.status: 状态 | 未提交的改动 | 未提交的修改 | 未跟踪的文件 | 未跟踪文件 | 未提交的文件 | 改动 | 修改过的文件
 noun.log: 日志 | 提交记录 | 提交历史 | 历史记录 | 历史
 noun.commit: 提交 | 最近一次提交 | 最后一次提交 | 最新的提交 | 最近的提交 | 上一次提交 | 提交信息
 noun.git: 仓库
@@ -168,7 +168,7 @@ mark.to: 到 | 成 | 为 | 进 | 至
 mark.in: 里 | 里面 | 里的 | 里面的 | 中 | 中的 | 下 | 下的 | 内 | 在 | 之中
 mark.name: 叫 | 叫做 | 名为 | 名叫 | 命名 | 文件名改成 | 文件名是 | 文件名叫 | 名字叫 | 名字是
 mark.prints: 打印 | 输出 | 打印出 | 让它打印 | 它打印 | 会打印 | 运行后打印 | 显示出
-mark.content: 内容是 | 内容为 | 内容写 | 写上 | 写入 | 写 | 写着 | 里面写 | 内容写成 | 第一行写
+mark.content: 内容是 | 内容为 | 内容写 | 写上 | 写入 | 写 | 写着 | 里面写 | 内容写成 | 第一行写 | 内容： | 内容: | 内容是：
 mark.with: 里面有 | 包含一个 | 有一个 | 带有 | 带
 mark.verify: 确认修改成功 | 确认修改是否成功 | 看看修改是否成功 | 检查修改是否成功 | 验证修改成功 | 确认修改生效
 mark.returns: 返回
@@ -183,7 +183,7 @@ mark.end: 末尾 | 最后 | 结尾 | 最后面 | 后面
 mark.range: 到 | 至 | -
 mark.nth: 第
 mark.except: 除了 | 不要 | 不包括 | 排除 | 去掉 | 除开 | 不含 | 但是不要 | 但不要 | 忽略 | 跳过 | 以外 | 之外
-mark.args: 用参数 | 参数 | 参数是 | 传入参数 | 带参数
+mark.args: 用参数 | 参数 | 参数是 | 参数为 | 参数用 | 传参 | 传入 | 传入参数 | 带参数
 mark.should: 应该是 | 应该为 | 应为 | 应该叫 | 应该
 mark.it: 它 | 这个文件 | 那个文件 | 刚才那个文件 | 刚才的文件 | 该文件 | 它的
 mark.correct: 不对 | 哦不对 | 等等 | 算了 | 不是 | 错了 | 哦
@@ -201,8 +201,8 @@ adj.mtime_max: 最近改过 | 最近修改 | 最近改动 | 最新 | 最近修�
 fact.python3 --version: python版本 | python 版本
 chat.greet: 你好 | 您好 | 嗨 | 哈喽 | 早上好 | 下午好 | 晚上好 | 在吗 | 你好呀
 chat.thanks: 谢谢 | 多谢 | 谢了 | 感谢 | 谢谢你
-chat.about: 你是谁 | 你是什么 | 你能做什么 | 你会什么 | 你可以做什么 | 你会做什么 | 你是什么模型 | 你是claude | 帮助 | 是claude吗
-stop: 请 | 请你 | 麻烦 | 麻烦你 | 帮我 | 帮忙 | 能不能 | 能否 | 可以 | 你能 | 你可以 | 给我 | 我想 | 我要 | 一下 | 吗 | 吧 | 呢 | 啊 | 呀 | 的 | 了 | 都 | 所有 | 所有的 | 全部 | 全部的 | 每个 | 一个 | 个 | 一共 | 总共 | 是 | 有 | 什么 | 哪个 | 哪些 | 哪 | 啥 | 我 | 现在 | 你 | 把 | 将 | 给 | 往 | 向 | 对 | 一份 | 上 | 好 | 好吗 | 谢谢 | 就行 | 就好 | 那个 | 这个 | 其他 | 其他的 | 别的 | 剩下的 | 等于 | 等于多少 | 是多少 | 多大 | 设置 | 设置的 | 刚才 | 出来 | 都有 | 里有 | 也 | 还 | 只 | 先 | 这些 | 那些 | 一些 | 下面 | 底下 | 心 | 过 | 的是 | 即可 | 信息 | message | commit | 里边 | 当中 | 是什么 | 我们 | 目前 | 来 | 去 | 新的 | 空白 | 东西 | 一下子 | 有没有 | 是不是
+chat.about: 你是谁 | 你是什么 | 你能做什么 | 你会什么 | 你可以做什么 | 你会做什么 | 你是什么模型 | 你是claude | 帮助 | 是claude吗 | 你都会干啥 | 你会干啥 | 你能干啥 | 你能干什么 | 你会干什么 | 你都能做什么 | 你都会什么 | 你能帮我做什么 | 你能帮我做些什么 | 你有什么功能 | 你能帮我干什么
+stop: 请 | 请你 | 麻烦 | 麻烦你 | 帮我 | 帮忙 | 能不能 | 能否 | 可以 | 你能 | 你可以 | 给我 | 我想 | 我要 | 一下 | 吗 | 吧 | 呢 | 啊 | 呀 | 的 | 了 | 都 | 所有 | 所有的 | 全部 | 全部的 | 每个 | 一个 | 个 | 一共 | 总共 | 是 | 有 | 什么 | 哪个 | 哪些 | 哪 | 啥 | 我 | 现在 | 你 | 把 | 将 | 给 | 往 | 向 | 对 | 一份 | 上 | 好 | 好吗 | 谢谢 | 就行 | 就好 | 那个 | 这个 | 其他 | 其他的 | 别的 | 剩下的 | 等于 | 等于多少 | 是多少 | 多大 | 设置 | 设置的 | 刚才 | 出来 | 都有 | 里有 | 也 | 还 | 只 | 先 | 这些 | 那些 | 一些 | 下面 | 底下 | 心 | 过 | 的是 | 即可 | 信息 | message | commit | 里边 | 当中 | 是什么 | 我们 | 目前 | 来 | 去 | 新的 | 空白 | 东西 | 一下子 | 有没有 | 是不是 | 嗯 | 呃 | 额 | 请问 | 好的 | 那 | 那么 | 诶 | 喂 | 拜托 | 劳驾 | 些 | 一些
 """
 
 # free text it will not take as literal content: it reads as a description of behaviour, a
@@ -231,7 +231,11 @@ MATH = {
     "plus": "+", "minus": "-", "times": "*", "multiplied by": "*", "divided by": "/", "over": "/",
     "x": "*", "×": "*", "÷": "/", "^": "**", "to the power of": "**", "mod": "%",
     "加": "+", "加上": "+", "减": "-", "减去": "-", "乘": "*", "乘以": "*", "除以": "/",
+    "squared": "** 2", "cubed": "** 3", "平方": "** 2", "立方": "** 3", "次方": "",
 }  # fmt: skip
+
+# one-character words a name may be glued to ('把笔记.txt'); longer verbs and filler always are
+GLUED = set("把将给看读删跑用请再先只就叫")
 
 # 'put a.txt in docs': said of a file already named, these create verbs move it
 PUT = {"put", "place", "放", "放进", "放到", "放入"}

@@ -15,11 +15,21 @@ from agentlib.offline.playbook.reader import Part
 
 
 def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
-    c.drop("verb.create", "verb.add")
+    c.take("verb", "create") or c.take("verb", "add")
+    within = None
     if c.find("noun", "folder") and not c.find("mark", "in_it"):
-        return _mkdir(c)
+        if c.paths(ext_only=True) and c.find("mark", "in"):
+            within = _folder(c)  # 'create todo.txt in the notes folder', '在 notes 文件夹里创建'
+        if within is None:
+            made = _mkdir(c)  # 'build' in '新建文件夹 build' is the folder's name
+            c.drop("verb.create", "verb.add")
+            return made
+    c.drop("verb.create", "verb.add")
     inside = c.take("mark", "in_it")
     paths = c.take_paths()
+    if within:
+        c.drop("mark.in")
+        paths = [f"{within}/{p}" for p in paths]
     c.drop("noun.file", "mark.name")
     if not paths and c.take("mark", "it"):
         paths = [IT]  # 'no wait, make it print bye'
