@@ -658,3 +658,36 @@ def test_a_chinese_name_is_cut_from_the_words_glued_before_it_or_not_guessed():
     (part,) = parse("创建一个叫说明.txt的文件").parts
     assert (part.kind, part.params["paths"]) == ("create", ["说明.txt"])
     assert parse("看看 数据.csv").unclear  # '数' is a word too: no name is guessed
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    ("prompt", "after", "said"),
+    [
+        ("bump the version in version.txt", "1.4.10\n", "from 1.4.9 to 1.4.10"),
+        ("bump the minor version in version.txt", "1.5.0\n", "from 1.4.9 to 1.5.0"),
+        ("把 version.txt 的版本号加一", "1.4.10\n", "从 1.4.9 改成 1.4.10"),
+        ("change the version in version.txt to 2.0.0", "2.0.0\n", "from 1.4.9 to 2.0.0"),
+        ("what version is in version.txt?", "1.4.9\n", "The version in version.txt is 1.4.9."),
+    ],
+)
+def test_a_version_number_is_read_and_changed_in_the_file(ws, toolbox, prompt, after, said):
+    (ws.root / "version.txt").write_text("1.4.9\n")
+    (answer,), _ = run(ws, toolbox, prompt)
+    assert (ws.root / "version.txt").read_text() == after and said in answer
+
+
+@pytest.mark.parametrize(
+    ("prompt", "said"),
+    [
+        ("what port is in config.json?", "In config.json, port is 8080:"),
+        ("config.json 里的端口是多少", "config.json 里 port 的值是 8080："),
+        ("what is the value of debug in config.json?", "In config.json, debug is true:"),
+        ("what is the timeout in config.json?", "I can't do this offline: I found no setting"),
+    ],
+)
+def test_a_setting_is_read_from_the_config_file_or_declined(ws, prompt, said):
+    (ws.root / "config.json").write_text('{"debug": true, "server": {"port": 8080}}\n')
+    (answer,), _ = run(ws, s02_tools, prompt)
+    assert answer.startswith(said)
+    assert (ws.root / "config.json").read_text() == '{"debug": true, "server": {"port": 8080}}\n'

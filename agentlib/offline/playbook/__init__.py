@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agentlib.offline.conversation import Round, last_prompt, offered_tools, rounds_since
-from agentlib.offline.playbook import fileplays, plays, writeplays
+from agentlib.offline.playbook import fileplays, plays, valueplays, writeplays
 from agentlib.offline.playbook.actions import Act, Actions, MissingTools, tr
 from agentlib.offline.playbook.context import advice
 from agentlib.offline.playbook.reader import Part, Request, read
@@ -48,6 +48,8 @@ PLAYS: dict[str, Callable[..., plays.Play]] = {
     "delete_except": fileplays.delete_except,
     "pick": fileplays.pick,
     "sum": fileplays.total,
+    "version": valueplays.version,
+    "setting": valueplays.setting,
     "guard": _nothing,  # checked by the reader: nothing left to do
 }
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 
-from agentlib.offline.playbook import frames, writeframes
+from agentlib.offline.playbook import frames, valueframes, writeframes
 from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause, _exts, _folder
 from agentlib.offline.playbook.lexicon import PUT, RUNNERS, SHELL
 from agentlib.offline.playbook.reader import Item, Part
@@ -20,7 +20,7 @@ from agentlib.offline.playbook.writeframes import _content
 FILTERED = {"list", "search", "count"}
 # when a clause has several verbs, the most specific one says what it is
 PRIORITY = ["count", "search", "define", "rename", "replace", "append", "move", "copy", "delete"]
-PRIORITY += ["run", "create", "add", "show", "list", "find", "tell", "calc"]
+PRIORITY += ["run", "create", "add", "show", "list", "find", "tell", "calc", "bump"]
 FLAGS = ("guard", "norun", "verify", "report", "recursive")
 WHEN = {"run", "create", "show", "delete", "append"}  # the parts a condition can guard
 
@@ -108,6 +108,8 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
         c.take_all("mark", "exists")  # 'is there a file called setup.py?', 'does main.py exist?'
         c.drop("mark.name")
         return frames.find_name(c)
+    if c.find("noun", "version") and c.paths(ext_only=True) + c.take_all("mark", "it")[:0]:
+        return valueframes.version(c, parts)  # 'change the version in a.txt to 2.0': not a text
     if "count" in verbs:
         return frames.count(c, parts)
     if "search" in verbs or "define" in verbs:
@@ -316,12 +318,15 @@ def build(
         rule = rule or pending
         if not c.left() and correcting:
             continue  # 'actually no,' on its own: the correction is in the next clause
+        read_so_far = [(i.used, i.role) for i in c.items]
         made = (
             writeframes.delete(c, parts, (rule or {}).get("skip", []))
             if rule and c.find("verb", "delete")
             else intent(c, parts)
         )
         left = c.left()
+        if made is None or left:  # a value in a file ('bump the version', 'what port is set')
+            made, left = _value(c, parts, read_so_far) or (made, left)
         if made is None or left:
             words = "".join(
                 (" " if n and left[n - 1].end != i.start else "") + i.text
@@ -357,6 +362,17 @@ def build(
     if when:
         return parts, "if"
     return parts, _check(parts, earlier)
+
+
+def _value(c: Clause, parts: list[Part], read_so_far: list) -> tuple[Part, list] | None:
+    """The clause read again, as it was before intent(), by the frames that read one value."""
+    for frame in valueframes.FRAMES:
+        for item, (used, role) in zip(c.items, read_so_far, strict=True):
+            item.used, item.role = used, role
+        made = frame(c, parts)
+        if made is not None and not c.left():
+            return made, []
+    return None
 
 
 def _names(part: Part) -> list[str]:

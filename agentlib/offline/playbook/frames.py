@@ -246,6 +246,8 @@ def find_name(c: Clause) -> Part | None:
 
 
 def count(c: Clause, parts: list[Part]) -> Part | None:
+    if c.find("mark", "value"):
+        return None  # 'PORT 设置的是多少': a setting's value, not a count
     unit = "lines" if c.take("noun", "line") else "words" if c.take("noun", "word") else None
     asked = c.take_all("noun", "times") + c.take_all("mark", "term") + c.take_all("verb", "count")
     asked = [i for i in asked if i.value != "count" or i.text in ("几次", "多少次")]

@@ -24,7 +24,13 @@ verb.count+noun.line: line count | linecount | line-count
 verb.create: create | make | touch | generate | build | write | put | save | place
 verb.add: add | insert
 verb.append: append | tack on
-verb.replace: replace | change | substitute | swap | fix | update | edit | modify | bump
+verb.replace: replace | change | substitute | swap | fix | update | edit | modify
+verb.bump: bump | increment | increase | raise | bump up
+noun.version: version | version number | the version | the version number | version string
+level.major: major
+level.minor: minor
+level.patch: patch
+mark.value: value of | the value of | set to | is set to | value | setting | set as
 verb.rename: rename | change the name of | change the filename of | rename the file
 verb.move: move | mv
 verb.copy: copy | cp | duplicate | make a copy of
@@ -112,7 +118,7 @@ fact.pwd: where am i | current path | working directory
 chat.greet: hi | hello | hey | hiya | howdy | yo | good morning | good afternoon | good evening | hi there | hello there
 chat.thanks: thanks | thank you | thx | ty | cheers | thank you very much | thanks a lot
 chat.about: who are you | what are you | what can you do | what do you do | are you claude | are you real | are you a real model | what model are you | help
-stop: but | current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | really | whole | entire | project's | workspace's | message | everything | anything | other | others | rest | rest of | contents of | content of | value | for | at | copy of | ending in | ending with | that end in | that end with | with the extension | with extension | there are | found | exactly | version | already | have in it | where | am i on | on | please | pass | in there | somewhere | anywhere | um | uh | hmm | well
+stop: but | current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | really | whole | entire | project's | workspace's | message | everything | anything | other | others | rest | rest of | contents of | content of | for | at | copy of | ending in | ending with | that end in | that end with | with the extension | with extension | there are | found | exactly | already | have in it | where | am i on | on | please | pass | in there | somewhere | anywhere | um | uh | hmm | well
 """
 
 ZH = """
@@ -126,6 +132,12 @@ verb.create: 创建 | 新建 | 建立 | 建 | 生成 | 做 | 编写 | 弄 | 写�
 verb.add: 加 | 添加 | 加上 | 增加 | 补充
 verb.append: 追加 | 加一行 | 添加一行 | 追加一行 | 写一行 | 加上一行
 verb.replace: 替换 | 改 | 换 | 修改 | 更改 | 改一下 | 编辑
+noun.version: 版本号 | 版本 | 版本号码
+verb.bump: 加一 | 升级 | 升一级 | 递增 | 升 | 加1 | 升一个版本
+level.major: 主版本
+level.minor: 次版本
+level.patch: 补丁
+mark.value: 的值 | 值 | 设置的是 | 设的是 | 配置的是
 verb.replace+mark.to: 改成 | 换成 | 改为 | 替换成 | 替换为 | 换为 | 变成
 verb.rename+mark.to: 改名为 | 改名成 | 重命名为 | 重命名成 | 更名为 | 改名叫 | 命名为
 verb.rename: 重命名 | 改名 | 更名
@@ -236,6 +248,10 @@ MATH = {
 
 # one-character words a name may be glued to ('把笔记.txt'); longer verbs and filler always are
 GLUED = set("把将给看读删跑用请再先只就叫")
+
+# what a setting is called, when it is asked for in Chinese
+KEY_WORDS = {"端口": "port", "主机": "host", "地址": "host", "调试": "debug", "名字": "name",
+             "名称": "name", "版本": "version", "超时": "timeout", "用户名": "user"}  # fmt: skip
 
 # 'put a.txt in docs': said of a file already named, these create verbs move it
 PUT = {"put", "place", "放", "放进", "放到", "放入"}

@@ -139,7 +139,8 @@ def _shapes(text: str, offset: int, names: bool = True) -> list[Item]:
     return out
 
 
-VOCAB = set(re.findall(r"[\u4e00-\u9fff]+", lexicon.ZH + lexicon.EN)) | set(lexicon.MATH)
+VOCAB = set(re.findall(r"[\u4e00-\u9fff]+", lexicon.ZH + lexicon.EN))
+VOCAB |= set(lexicon.MATH) | set(lexicon.KEY_WORDS)
 PHRASES = {**_table(lexicon.ZH), **_table(lexicon.EN)}
 LONGEST = max(len(key) for key in PHRASES)
 FIRST_WORDS = {key[0] for key in PHRASES}  # a phrase is looked for only where one can start

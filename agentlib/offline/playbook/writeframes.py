@@ -159,6 +159,8 @@ def append(c: Clause, parts: list[Part]) -> Part | None:
 
 def replace(c: Clause, parts: list[Part]) -> Part | None:
     """'replace A with B in f', 'in f change A to B', '把 f 里的 A 改成 B', 'A should be B'."""
+    if c.find("mark", "value"):
+        return None  # 'change the value of debug': a setting, not a text to find
     verbs = c.take_all("verb", "replace", "rename")
     verb = verbs[0] if verbs else None
     named = c.paths(ext_only=True)
