@@ -25,7 +25,7 @@ TOKEN = re.compile(
     r"|(?P<func>[A-Za-z_]\w*\([\w\s,=]*\))"
     r"|(?P<path>~?\.{0,2}/?(?=[\w./-]*[A-Za-z_])(?:[\w-]+/)+[\w.-]*|(?<![\w.])\.?(?=[\w-]*[A-Za-z_])[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,8}(?![\w/])|(?<![\w.])\.[A-Za-z][\w-]*)"
     r"|(?P<cjkpath>(?<![\w.])[\w-]*[\u4e00-\u9fff][\w-]*?\.[A-Za-z][A-Za-z0-9]{0,7}(?![A-Za-z0-9_/]))"
-    r"|(?P<dotted>\d+(?:\.\d+){2,}(?![\w.]))"  # a version or an address: a word, not a number
+    r"|(?P<dotted>(?<![\d.])\d+(?:\.\d+){2,}(?![\w.]))"  # a version or an address: a word, not a number
     r"|(?P<num>\d+(?:\.\d+)?(?:(?<=1)st|(?<=2)nd|(?<=3)rd|th)?(?![A-Za-z]))"
     r"|(?P<word>[A-Za-z][A-Za-z0-9_']*(?:-[A-Za-z]+)*)"
     r"|(?P<cjk>[\u4e00-\u9fff]+)"
