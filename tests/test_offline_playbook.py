@@ -691,3 +691,18 @@ def test_a_setting_is_read_from_the_config_file_or_declined(ws, prompt, said):
     (answer,), _ = run(ws, s02_tools, prompt)
     assert answer.startswith(said)
     assert (ws.root / "config.json").read_text() == '{"debug": true, "server": {"port": 8080}}\n'
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt", ["删掉所有 txt 文件，除了 c.txt", "delete all .txt files except c.txt"]
+)
+def test_an_exception_after_a_delete_by_kind_keeps_that_file(ws, toolbox, prompt):
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (ws.root / name).write_text("x\n")
+    run(ws, toolbox, prompt)
+    assert sorted(p.name for p in ws.root.iterdir()) == ["c.txt"]
+
+
+def test_an_exception_no_part_can_take_stops_the_request():
+    assert parse("创建 a.txt，除了 b.txt").unclear == "except"

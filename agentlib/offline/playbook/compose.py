@@ -234,6 +234,9 @@ def _filter(part: Part, rule: dict) -> bool:
         p["skip"] = p.get("skip", []) + rule["skip"]
         p["recursive"] = True
         return True
+    if part.kind == "delete_ext" and p["folder"] == "." and not rule["not_ext"]:
+        p["skip"] = p.get("skip", []) + rule["skip"]  # 'delete the .txt files except c.txt'
+        return True
     return False
 
 
@@ -361,6 +364,8 @@ def build(
         correcting, pending = False, None
     if when:
         return parts, "if"
+    if pending:
+        return parts, "except"  # an exception that no part took: never act without it
     return parts, _check(parts, earlier)
 
 

@@ -269,7 +269,7 @@ def delete(act: Actions, zh: bool, paths: list[str]) -> Play:
     return tr(zh, f"Deleted {', '.join(paths)}.", f"已删除 {'、'.join(paths)}。") + quote(out.text)
 
 
-def delete_ext(act: Actions, zh: bool, folder: str, ext: list[str]) -> Play:
+def delete_ext(act: Actions, zh: bool, folder: str, ext: list[str], skip: tuple = ()) -> Play:
     """Delete the files with some extension inside one folder (find -delete, listing each)."""
     if folder != "." and not _safe([folder]):
         return tr(
@@ -278,7 +278,10 @@ def delete_ext(act: Actions, zh: bool, folder: str, ext: list[str]) -> Play:
             "我只删除工作区内指定文件夹里的文件。",
         )
     names = " -o ".join(f"-name {shlex.quote('*.' + e)}" for e in ext)
-    find = f"find {shlex.quote(folder)} -type f \\( {names} \\) -not -path './.git/*'"
+    kept = "".join(
+        f" -not -path {shlex.quote(f'./{k}')} -not -path {shlex.quote(f'./{k}/*')}" for k in skip
+    )
+    find = f"find {shlex.quote(folder)} -type f \\( {names} \\) -not -path './.git/*'{kept}"
     out = yield Act(
         [act.run(f"{find} -print -delete")],
         tr(
