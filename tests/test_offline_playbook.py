@@ -706,3 +706,32 @@ def test_an_exception_after_a_delete_by_kind_keeps_that_file(ws, toolbox, prompt
 
 def test_an_exception_no_part_can_take_stops_the_request():
     assert parse("创建 a.txt，除了 b.txt").unclear == "except"
+
+
+@pytest.mark.parametrize(
+    ("prompt", "parts"),
+    [
+        ("2 ** 10", [("math", {"expr": "2 ** 10", "value": 1024})]),
+        ("看 log.txt 第2行，不对，第3行", [("show", {"path": "log.txt", "lines": [3, 3]})]),
+        ("删除 a.txt，不对，是 b.txt", [("delete", {"paths": ["b.txt"]})]),
+        ("这里有没有空文件", [("pick", {"by": "empty"})]),
+        ("如果 log.txt 存在，数一下它有几行", [("count", {"unit": "lines", "paths": ["log.txt"]})]),
+        (
+            "先看一下 version.txt 里的版本号，再把它改成 1.0.1",
+            [
+                ("version", {"path": "version.txt", "to": None, "bump": None}),
+                ("version", {"path": "version.txt", "to": "1.0.1", "bump": None}),
+            ],
+        ),
+    ],
+)
+def test_corrections_conditions_and_follow_ups_of_the_new_frames(prompt, parts):
+    assert [(p.kind, p.params) for p in parse(prompt).parts] == parts
+
+
+@pytest.mark.parametrize("prompt", ["where's readme.md?", "有没有 readme.md 这个文件"])
+def test_where_is_a_file_finds_it_below_the_root(ws, prompt):
+    (ws.root / "docs").mkdir()
+    (ws.root / "docs" / "readme.md").write_text("# docs\n")
+    (said,), _ = run(ws, s02_tools, prompt)
+    assert "docs/readme.md" in said

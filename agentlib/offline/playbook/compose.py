@@ -22,7 +22,8 @@ FILTERED = {"list", "search", "count"}
 PRIORITY = ["count", "search", "define", "rename", "replace", "append", "move", "copy", "delete"]
 PRIORITY += ["run", "create", "add", "show", "list", "find", "tell", "calc", "bump"]
 FLAGS = ("guard", "norun", "verify", "report", "recursive")
-WHEN = {"run", "create", "show", "delete", "append"}  # the parts a condition can guard
+WHEN = {"run", "create", "show", "delete", "append", "count", "setting", "version", "replace"}
+WHEN |= {"move", "copy"}  # the parts a condition can guard
 
 
 def _set(key: str, value: object, kinds: tuple[str, ...]) -> Change:
@@ -106,7 +107,7 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
         return frames.search(c, parts)  # 'find the word bank in notes.txt'
     if c.find("mark", "exists") and not verbs and c.paths(ext_only=True):
         c.take_all("mark", "exists")  # 'is there a file called setup.py?', 'does main.py exist?'
-        c.drop("mark.name")
+        c.drop("mark.name", "mark.it")  # '有没有 readme.md 这个文件'
         return frames.find_name(c)
     if c.find("noun", "version") and c.paths(ext_only=True) + c.take_all("mark", "it")[:0]:
         return valueframes.version(c, parts)  # 'change the version in a.txt to 2.0': not a text
@@ -157,7 +158,7 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
         return writeframes.delete(c, parts)
     if c.find("mark", "should"):
         return writeframes.replace(c, parts)
-    if c.paths(ext_only=True) and (
+    if (c.paths(ext_only=True) or c.find("mark", "it")) and (
         c.find("mark", "in") or c.find("noun", "content") or c.find("noun", "line")
     ):
         return frames.show(c, parts)  # "what's inside notes.txt?", "log.txt 第二行"
@@ -321,6 +322,10 @@ def build(
         rule = rule or pending
         if not c.left() and correcting:
             continue  # 'actually no,' on its own: the correction is in the next clause
+        if correcting and parts and not c.paths() and c.find("noun", "line"):
+            c.items.append(Item("mark", "it", items[-1].end, items[-1].end, ""))  # '不对，第3行'
+        if correcting and parts and [i.role for i in c.left()] == ["path"]:
+            c.items.insert(0, Item("mark", "should", items[0].start, items[0].start, ""))
         read_so_far = [(i.used, i.role) for i in c.items]
         made = (
             writeframes.delete(c, parts, (rule or {}).get("skip", []))
@@ -346,6 +351,9 @@ def build(
                 part.clause = c.unquote(text[items[0].start : items[-1].end])
             if correcting and parts and new[0].kind == parts[-1].kind:
                 old = parts.pop()
+                if any(k in new[0].params for k in ("head", "tail", "lines")):
+                    for k in ("head", "tail", "lines"):  # 'first 2 lines, no, line 3'
+                        old.params.pop(k, None)
                 if IT in (new[0].params.get("paths") or [new[0].params.get("path")]):
                     new[0].params = {
                         **old.params,

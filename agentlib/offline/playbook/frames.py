@@ -69,6 +69,9 @@ def math(c: Clause, parts: list[Part]) -> Part | None:
     ]
     out: list[str] = []
     for i in signs:
+        if i.value == "*" and out and out[-1] == "*":
+            out[-1] = "**"  # '2 ** 10' is typed as two signs
+            continue
         sign = MATH.get(i.text.lower(), i.value).replace("^", "**")
         if sign == "" and out:  # '2 的 10 次方': the power is said after both numbers
             out.insert(len(out) - 1, "**")
@@ -136,6 +139,7 @@ def pick(c: Clause, parts: list[Part]) -> Part | None:
     if empty:
         empty.used = True
     c.drop("noun.file", "here", "verb.show", "verb.find", "verb.list", "verb.tell", "mark.in")
+    c.drop("mark.exists")  # '这里有没有空文件'
     by = "empty" if empty else found.value
     return Part("pick", {"by": by})
 
@@ -205,7 +209,7 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
         finds = c.take_all("verb", "find") + ([verb] if verb.value == "find" else [])
         if any(i.role == "noun" for i in c.left()):
             return None  # 'list all functions in utils.py': a kind of thing, not a word to find
-        term = c.literal()
+        term = c.literal() if c.left() else None  # "where's readme.md?": the '?' is no term
         if term and not EXT_PATH.search(name.rpartition("/")[2]):
             return None
         if term and not finds:  # 'list the TODOs in notes.txt': the lines that hold the word

@@ -118,7 +118,7 @@ fact.pwd: where am i | current path | working directory
 chat.greet: hi | hello | hey | hiya | howdy | yo | good morning | good afternoon | good evening | hi there | hello there
 chat.thanks: thanks | thank you | thx | ty | cheers | thank you very much | thanks a lot
 chat.about: who are you | what are you | what can you do | what do you do | are you claude | are you real | are you a real model | what model are you | help
-stop: but | current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | really | whole | entire | project's | workspace's | message | everything | anything | other | others | rest | rest of | contents of | content of | for | at | copy of | ending in | ending with | that end in | that end with | with the extension | with extension | there are | found | exactly | already | have in it | where | am i on | on | please | pass | in there | somewhere | anywhere | um | uh | hmm | well
+stop: but | current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | really | whole | entire | project's | workspace's | message | everything | anything | other | others | rest | rest of | contents of | content of | for | at | copy of | ending in | ending with | that end in | that end with | with the extension | with extension | there are | found | exactly | already | have in it | where | am i on | on | please | pass | in there | somewhere | anywhere | um | uh | hmm | well | back | end in | end with | ends in | ends with | ending in
 """
 
 ZH = """
@@ -177,7 +177,7 @@ num.8: 八
 num.9: 九
 num.10: 十
 mark.to: 到 | 成 | 为 | 进 | 至
-mark.in: 里 | 里面 | 里的 | 里面的 | 中 | 中的 | 下 | 下的 | 内 | 在 | 之中
+mark.in: 里 | 里面 | 里的 | 里面的 | 中 | 中的 | 下 | 下的 | 内 | 在 | 之中 | 从
 mark.name: 叫 | 叫做 | 名为 | 名叫 | 命名 | 文件名改成 | 文件名是 | 文件名叫 | 名字叫 | 名字是
 mark.prints: 打印 | 输出 | 打印出 | 让它打印 | 它打印 | 会打印 | 运行后打印 | 显示出
 mark.content: 内容是 | 内容为 | 内容写 | 写上 | 写入 | 写 | 写着 | 里面写 | 内容写成 | 第一行写 | 内容： | 内容: | 内容是：
@@ -205,7 +205,7 @@ mark.recursive: 包括子目录 | 包括子文件夹 | 包含子目录 | 包含�
 mark.norun: 不要运行 | 别运行 | 先别运行 | 不用运行 | 不要执行
 mark.report: 看看测试能不能过 | 测试能不能过 | 看看能不能过 | 看测试是否通过 | 测试是否通过 | 能不能通过 | 看看结果 | 看看输出
 mark.if: 如果 | 要是 | 假如 | 就 | 否则 | 的话
-mark.exists: 存在 | 不存在 | 已经存在 | 没有 | 有的话 | 不存在的话 | 存在的话
+mark.exists: 存在 | 不存在 | 已经存在 | 没有 | 有的话 | 不存在的话 | 存在的话 | 有没有
 mark.empty: 空 | 空的 | 空文件
 adj.size_max: 最大 | 最大的
 adj.size_min: 最小 | 最小的
@@ -213,7 +213,7 @@ adj.mtime_max: 最近改过 | 最近修改 | 最近改动 | 最新 | 最近修�
 fact.python3 --version: python版本 | python 版本
 chat.greet: 你好 | 您好 | 嗨 | 哈喽 | 早上好 | 下午好 | 晚上好 | 在吗 | 你好呀
 chat.thanks: 谢谢 | 多谢 | 谢了 | 感谢 | 谢谢你
-chat.about: 你是谁 | 你是什么 | 你能做什么 | 你会什么 | 你可以做什么 | 你会做什么 | 你是什么模型 | 你是claude | 帮助 | 是claude吗 | 你都会干啥 | 你会干啥 | 你能干啥 | 你能干什么 | 你会干什么 | 你都能做什么 | 你都会什么 | 你能帮我做什么 | 你能帮我做些什么 | 你有什么功能 | 你能帮我干什么
+chat.about: 你是谁 | 你是什么 | 你能做什么 | 你会什么 | 你可以做什么 | 你会做什么 | 你是什么模型 | 你是claude | 帮助 | 是claude吗 | 你都会干啥 | 你会干啥 | 你能干啥 | 你能干什么 | 你会干什么 | 你都能做什么 | 你都会什么 | 你能帮我做什么 | 你能帮我做些什么 | 你有什么功能 | 你能帮我干什么 | 你能干嘛 | 你会干嘛 | 你能干吗 | 你会啥
 stop: 请 | 请你 | 麻烦 | 麻烦你 | 帮我 | 帮忙 | 能不能 | 能否 | 可以 | 你能 | 你可以 | 给我 | 我想 | 我要 | 一下 | 吗 | 吧 | 呢 | 啊 | 呀 | 的 | 了 | 都 | 所有 | 所有的 | 全部 | 全部的 | 每个 | 一个 | 个 | 一共 | 总共 | 是 | 有 | 什么 | 哪个 | 哪些 | 哪 | 啥 | 我 | 现在 | 你 | 把 | 将 | 给 | 往 | 向 | 对 | 一份 | 上 | 好 | 好吗 | 谢谢 | 就行 | 就好 | 那个 | 这个 | 其他 | 其他的 | 别的 | 剩下的 | 等于 | 等于多少 | 是多少 | 多大 | 设置 | 设置的 | 刚才 | 出来 | 都有 | 里有 | 也 | 还 | 只 | 先 | 这些 | 那些 | 一些 | 下面 | 底下 | 心 | 过 | 的是 | 即可 | 信息 | message | commit | 里边 | 当中 | 是什么 | 我们 | 目前 | 来 | 去 | 新的 | 空白 | 东西 | 一下子 | 有没有 | 是不是 | 嗯 | 呃 | 额 | 请问 | 好的 | 那 | 那么 | 诶 | 喂 | 拜托 | 劳驾 | 些 | 一些
 """
 
