@@ -735,3 +735,16 @@ def test_where_is_a_file_finds_it_below_the_root(ws, prompt):
     (ws.root / "docs" / "readme.md").write_text("# docs\n")
     (said,), _ = run(ws, s02_tools, prompt)
     assert "docs/readme.md" in said
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [("which file mentions TODO?", "delete it"), ("哪些文件提到了 TODO", "嗯，把它删了")],
+)
+def test_it_is_the_one_file_the_last_answer_found(ws, first, then):
+    (ws.root / "notes.txt").write_text("TODO: x\n")
+    (ws.root / "keep.txt").write_text("nothing\n")
+    history: list = []
+    run(ws, s02_tools, first, history=history)
+    run(ws, s02_tools, then, history=history)
+    assert sorted(p.name for p in ws.root.iterdir()) == ["keep.txt"]

@@ -14,7 +14,7 @@ import itertools
 from agentlib.offline.playbook import frames, valueframes, writeframes
 from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause, _exts, _folder
 from agentlib.offline.playbook.lexicon import PUT, RUNNERS, SHELL
-from agentlib.offline.playbook.reader import Item, Part
+from agentlib.offline.playbook.reader import Found, Item, Part
 from agentlib.offline.playbook.writeframes import _content
 
 FILTERED = {"list", "search", "count"}
@@ -436,6 +436,8 @@ def _last_named(earlier) -> str | None:
     from agentlib.offline.playbook.reader import read
 
     for prompt in reversed(list(earlier)):
+        if isinstance(prompt, Found):
+            return str(prompt)
         names = [n for part in read(prompt).parts for n in _names(part) if n != IT]
         if names:
             return names[-1]

@@ -214,6 +214,10 @@ def classify(text: str, typos: bool = False) -> list[Item]:
     return items
 
 
+class Found(str):
+    """A file an earlier answer found (the one file a search or a listing gave): 'it' next."""
+
+
 class Quoted(str):
     """The text inside a quote; ``full`` is the quote as typed, marks and all."""
 
