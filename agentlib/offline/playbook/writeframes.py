@@ -241,9 +241,6 @@ def transfer(c: Clause, parts: list[Part]) -> Part | None:
     if dest is None and kind == "copy" and not into_word:
         return Part("copy", {"src": src, "dest": None, "into": False})
     if dest is None:
-        word = c.find("word")
-        if word is None or (kind == "move" and verb.value == "rename" and "." not in word.value):
-            return None
         return None
     into = folder is not None or (verb.value == "move" and "." not in dest.rpartition("/")[2])
     into = "existing" if bare else into  # a bare word is a folder only if there is one
