@@ -748,3 +748,28 @@ def test_it_is_the_one_file_the_last_answer_found(ws, first, then):
     run(ws, s02_tools, first, history=history)
     run(ws, s02_tools, then, history=history)
     assert sorted(p.name for p in ws.root.iterdir()) == ["keep.txt"]
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+@pytest.mark.parametrize("prompt", ["how many commits are there?", "有几次提交"])
+def test_the_number_of_commits_is_counted_by_git(ws, prompt):
+    subprocess.run(["git", "init", "-q"], cwd=ws.root, check=True)
+    for n in (1, 2):
+        subprocess.run(
+            [
+                "git",
+                "-c",
+                "user.name=L",
+                "-c",
+                "user.email=l@x",
+                "commit",
+                "-q",
+                "--allow-empty",
+                "-m",
+                f"c{n}",
+            ],
+            cwd=ws.root,
+            check=True,
+        )
+    (said,), _ = run(ws, s02_tools, prompt)
+    assert said in ("This repository has 2 commits.", "这个仓库一共有 2 次提交。")

@@ -111,7 +111,7 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
         return frames.find_name(c)
     if c.find("noun", "version") and c.paths(ext_only=True) + c.take_all("mark", "it")[:0]:
         return valueframes.version(c, parts)  # 'change the version in a.txt to 2.0': not a text
-    if "count" in verbs:
+    if "count" in verbs and not (c.find("noun", "log") or c.find("noun", "commit")):
         return frames.count(c, parts)
     if "search" in verbs or "define" in verbs:
         return frames.search(c, parts)

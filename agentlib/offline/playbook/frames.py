@@ -107,11 +107,15 @@ def git(c: Clause, parts: list[Part]) -> Part | None:
     if not nouns or c.paths():
         return None
     what = GIT[nouns[0].value]
+    counting = c.find("verb", "count")
+    if counting and what in ("log", "last") and not c.find("num"):
+        counting.used = True  # 'how many commits are there?', '有几次提交'
+        what = "count"
     explicit = re.search(
         r"last|latest|recent|message|最近|最后|上一次|最新|信息",
         " ".join(i.text.lower() for i in nouns + c.left()),
     )
-    if what == "last" and not (explicit or c.find("verb", "show", "tell")):
+    if what == "last" and not (explicit or c.find("verb", "show", "tell")) and not counting:
         return None  # 'git commit' asks to commit, not to show the last commit
     for i in nouns:
         i.used = True
