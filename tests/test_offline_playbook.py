@@ -773,3 +773,12 @@ def test_the_number_of_commits_is_counted_by_git(ws, prompt):
         )
     (said,), _ = run(ws, s02_tools, prompt)
     assert said in ("This repository has 2 commits.", "这个仓库一共有 2 次提交。")
+
+
+@pytest.mark.parametrize(
+    ("prompt", "command"),
+    [("tail log.txt", "tail log.txt"), ("head -n 3 log.txt", "head -n 3 log.txt")],
+)
+def test_head_and_tail_typed_as_commands_run_as_typed(prompt, command):
+    assert [(p.kind, p.params) for p in parse(prompt).parts] == [("run", {"command": command})]
+    assert parse("head of log.txt").unclear  # not a command line: nothing is guessed

@@ -16,7 +16,7 @@ from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause
 from agentlib.offline.playbook.conditions import _condition, _exclusion, _filter, _flag
 from agentlib.offline.playbook.lexicon import PUT, RUNNERS, SHELL
 from agentlib.offline.playbook.reader import Found, Item, Part
-from agentlib.offline.playbook.writeframes import _content
+from agentlib.offline.playbook.writeframes import _content, _typed
 
 # when a clause has several verbs, the most specific one says what it is
 PRIORITY = ["count", "search", "define", "rename", "replace", "append", "move", "copy", "delete"]
@@ -92,7 +92,7 @@ def renamed(c: Clause, parts: list[Part]) -> Change | None:
 def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
     """The frame of one clause: the first intent whose slots it fills."""
     words = c.left()
-    if words and words[0].role == "word" and words[0].value.lower() in SHELL:
+    if words and words[0].text.lower() in SHELL and _typed(c.items[c.items.index(words[0]) :]):
         return writeframes.run(c, parts)  # 'echo hello', 'python3 square.py 5'
     for read in (modifier, frames.chat, frames.math, frames.fact):
         if (made := read(c, parts)) is not None:

@@ -268,7 +268,7 @@ def delete(c: Clause, parts: list[Part], keep: list[str] = ()) -> Part | None:
 
 def run(c: Clause, parts: list[Part]) -> Part | None:
     first = c.left()[:1]
-    if first and first[0].role == "word" and first[0].value.lower() in SHELL:
+    if first and first[0].text.lower() in SHELL and _typed(c.items[c.items.index(first[0]) :]):
         command = c.text[first[0].start : c.items[-1].end]
         for i in c.items:
             i.used = True
@@ -306,6 +306,19 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
     if runner and (not path or path.rpartition(".")[2].lower() != runner.value):
         return None
     return Part("run", {"path": path, "args": [c.unquote(a) for a in args]})
+
+
+def _typed(items: list) -> bool:
+    """A command typed out ('ls -la', 'tail -n 2 log.txt'); 'head' or 'tail' only before its arguments."""
+    if items[0].role == "word":
+        return True
+    options = [
+        i for n, i in enumerate(items) if n and items[n - 1].text == "-" and i.role == "word"
+    ]
+    rest = [i for i in items[1:] if i not in options]
+    return items[0].role == "mark" and all(
+        i.role in ("path", "num", "op") or i.text == "-" for i in rest
+    )
 
 
 def _prints_word(c: Clause, verb) -> bool:
