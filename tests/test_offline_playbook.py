@@ -540,3 +540,245 @@ def test_a_word_count_or_line_count_counts_words_or_lines(prompt, unit):
 def test_what_is_written_in_a_file_is_a_question_about_it_not_a_write(prompt):
     (part,) = parse(prompt).parts
     assert (part.kind, part.params) == ("show", {"path": "abc.txt"})
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["show the second line of log.txt", "read the 2nd line of log.txt", "log.txt 的第二行是什么"],
+)
+def test_an_ordinal_names_one_line(prompt):
+    (part,) = parse(prompt).parts
+    assert (part.kind, part.params) == ("show", {"path": "log.txt", "lines": [2, 2]})
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "show me a.txt and b.txt",
+        "open both a.txt and b.txt",
+        "cat a.txt b.txt",
+        "看一下 a.txt 和 b.txt",
+    ],
+)
+def test_two_files_named_together_are_both_shown(ws, prompt):
+    (ws.root / "a.txt").write_text("alpha\n")
+    (ws.root / "b.txt").write_text("beta\n")
+    (ws.root / "c.txt").write_text("gamma\n")
+    (said,), _ = run(ws, s02_tools, prompt)
+    assert "alpha" in said and "beta" in said and "gamma" not in said
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["list all files, subfolders included", "列出所有文件，包括子目录", "list files recursively"],
+)
+def test_subfolders_included_lists_recursively_and_names_no_folder(ws, prompt):
+    (ws.root / "src").mkdir()
+    (ws.root / "src" / "b.py").write_text("y\n")
+    (ws.root / "a.py").write_text("x\n")
+    (said,), _ = run(ws, s02_tools, prompt)
+    assert "a.py" in said and "src/b.py" in said
+
+
+@TOOLBOXES
+def test_a_folder_that_is_not_there_is_said_to_be_missing_not_empty(ws, toolbox):
+    (ws.root / "a.py").write_text("x\n")
+    (said,), _ = run(ws, toolbox, "list the files in stuff")
+    assert "no folder called stuff" in said or "No such file" in said  # s01's ls says so
+    assert "There are no" not in said
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "move a.txt to docs",
+        "put a.txt in the docs folder",
+        "把 a.txt 放进 docs 里",
+        "mv a.txt docs",
+    ],
+)
+def test_a_file_moves_into_a_folder_named_without_a_slash(ws, prompt):
+    (ws.root / "docs").mkdir()
+    (ws.root / "a.txt").write_text("alpha\n")
+    run(ws, s02_tools, prompt)
+    assert (ws.root / "docs" / "a.txt").read_text() == "alpha\n" and not (
+        ws.root / "a.txt"
+    ).exists()
+
+
+@TOOLBOXES
+def test_a_bare_word_that_names_no_folder_moves_nothing(ws, toolbox):
+    (ws.root / "a.txt").write_text("alpha\n")
+    (said,), _ = run(ws, toolbox, "move a.txt to docs")
+    assert (ws.root / "a.txt").read_text() == "alpha\n" and not (ws.root / "docs").exists()
+    assert "there is no folder docs" in said
+
+
+@pytest.mark.parametrize(
+    ("prompt", "parts"),
+    [
+        ("2 的 10 次方是多少", [("math", {"expr": "2 ** 10", "value": 1024})]),
+        ("what's 3 squared", [("math", {"expr": "3 ** 2", "value": 9})]),
+        ("运行 square.py，参数是 7", [("run", {"path": "square.py", "args": ["7"]})]),
+        ("看看 笔记.txt", [("show", {"path": "笔记.txt"})]),
+        ("把笔记.txt 删了", [("delete", {"paths": ["笔记.txt"]})]),
+        ("新建文件夹 build", [("mkdir", {"paths": ["build"], "files": 0})]),
+        ("嗯，看看 notes.txt", [("show", {"path": "notes.txt"})]),
+        ("git status - are there any untracked files?", [("git", {"what": "status", "n": 10})]),
+        (
+            "在 notes 文件夹里创建 todo.txt，内容是 买牛奶",
+            [("create", {"paths": ["notes/todo.txt"], "content": "买牛奶\n"})],
+        ),
+        (
+            "新建 todo.txt，内容：买牛奶，买面包",
+            [("create", {"paths": ["todo.txt"], "content": "买牛奶，买面包\n"})],
+        ),
+        (
+            "in hosts.txt replace 10.0.0.1 with 10.0.0.2",
+            [
+                (
+                    "replace",
+                    {
+                        "path": "hosts.txt",
+                        "old": "10.0.0.1",
+                        "new": "10.0.0.2",
+                        "all": True,
+                        "words": False,
+                    },
+                )
+            ],
+        ),
+    ],
+)
+def test_chinese_names_filler_powers_and_dotted_numbers_are_read(prompt, parts):
+    assert [(p.kind, p.params) for p in parse(prompt).parts] == parts
+
+
+def test_a_chinese_name_is_cut_from_the_words_glued_before_it_or_not_guessed():
+    (part,) = parse("创建一个叫说明.txt的文件").parts
+    assert (part.kind, part.params["paths"]) == ("create", ["说明.txt"])
+    assert parse("看看 数据.csv").unclear  # '数' is a word too: no name is guessed
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    ("prompt", "after", "said"),
+    [
+        ("bump the version in version.txt", "1.4.10\n", "from 1.4.9 to 1.4.10"),
+        ("bump the minor version in version.txt", "1.5.0\n", "from 1.4.9 to 1.5.0"),
+        ("把 version.txt 的版本号加一", "1.4.10\n", "从 1.4.9 改成 1.4.10"),
+        ("change the version in version.txt to 2.0.0", "2.0.0\n", "from 1.4.9 to 2.0.0"),
+        ("what version is in version.txt?", "1.4.9\n", "The version in version.txt is 1.4.9."),
+    ],
+)
+def test_a_version_number_is_read_and_changed_in_the_file(ws, toolbox, prompt, after, said):
+    (ws.root / "version.txt").write_text("1.4.9\n")
+    (answer,), _ = run(ws, toolbox, prompt)
+    assert (ws.root / "version.txt").read_text() == after and said in answer
+
+
+@pytest.mark.parametrize(
+    ("prompt", "said"),
+    [
+        ("what port is in config.json?", "In config.json, port is 8080:"),
+        ("config.json 里的端口是多少", "config.json 里 port 的值是 8080："),
+        ("what is the value of debug in config.json?", "In config.json, debug is true:"),
+        ("what is the timeout in config.json?", "I can't do this offline: I found no setting"),
+    ],
+)
+def test_a_setting_is_read_from_the_config_file_or_declined(ws, prompt, said):
+    (ws.root / "config.json").write_text('{"debug": true, "server": {"port": 8080}}\n')
+    (answer,), _ = run(ws, s02_tools, prompt)
+    assert answer.startswith(said)
+    assert (ws.root / "config.json").read_text() == '{"debug": true, "server": {"port": 8080}}\n'
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt", ["删掉所有 txt 文件，除了 c.txt", "delete all .txt files except c.txt"]
+)
+def test_an_exception_after_a_delete_by_kind_keeps_that_file(ws, toolbox, prompt):
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (ws.root / name).write_text("x\n")
+    run(ws, toolbox, prompt)
+    assert sorted(p.name for p in ws.root.iterdir()) == ["c.txt"]
+
+
+def test_an_exception_no_part_can_take_stops_the_request():
+    assert parse("创建 a.txt，除了 b.txt").unclear == "except"
+
+
+@pytest.mark.parametrize(
+    ("prompt", "parts"),
+    [
+        ("2 ** 10", [("math", {"expr": "2 ** 10", "value": 1024})]),
+        ("看 log.txt 第2行，不对，第3行", [("show", {"path": "log.txt", "lines": [3, 3]})]),
+        ("删除 a.txt，不对，是 b.txt", [("delete", {"paths": ["b.txt"]})]),
+        ("这里有没有空文件", [("pick", {"by": "empty"})]),
+        ("如果 log.txt 存在，数一下它有几行", [("count", {"unit": "lines", "paths": ["log.txt"]})]),
+        (
+            "先看一下 version.txt 里的版本号，再把它改成 1.0.1",
+            [
+                ("version", {"path": "version.txt", "to": None, "bump": None}),
+                ("version", {"path": "version.txt", "to": "1.0.1", "bump": None}),
+            ],
+        ),
+    ],
+)
+def test_corrections_conditions_and_follow_ups_of_the_new_frames(prompt, parts):
+    assert [(p.kind, p.params) for p in parse(prompt).parts] == parts
+
+
+@pytest.mark.parametrize("prompt", ["where's readme.md?", "有没有 readme.md 这个文件"])
+def test_where_is_a_file_finds_it_below_the_root(ws, prompt):
+    (ws.root / "docs").mkdir()
+    (ws.root / "docs" / "readme.md").write_text("# docs\n")
+    (said,), _ = run(ws, s02_tools, prompt)
+    assert "docs/readme.md" in said
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [("which file mentions TODO?", "delete it"), ("哪些文件提到了 TODO", "嗯，把它删了")],
+)
+def test_it_is_the_one_file_the_last_answer_found(ws, first, then):
+    (ws.root / "notes.txt").write_text("TODO: x\n")
+    (ws.root / "keep.txt").write_text("nothing\n")
+    history: list = []
+    run(ws, s02_tools, first, history=history)
+    run(ws, s02_tools, then, history=history)
+    assert sorted(p.name for p in ws.root.iterdir()) == ["keep.txt"]
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+@pytest.mark.parametrize("prompt", ["how many commits are there?", "有几次提交"])
+def test_the_number_of_commits_is_counted_by_git(ws, prompt):
+    subprocess.run(["git", "init", "-q"], cwd=ws.root, check=True)
+    for n in (1, 2):
+        subprocess.run(
+            [
+                "git",
+                "-c",
+                "user.name=L",
+                "-c",
+                "user.email=l@x",
+                "commit",
+                "-q",
+                "--allow-empty",
+                "-m",
+                f"c{n}",
+            ],
+            cwd=ws.root,
+            check=True,
+        )
+    (said,), _ = run(ws, s02_tools, prompt)
+    assert said in ("This repository has 2 commits.", "这个仓库一共有 2 次提交。")
+
+
+@pytest.mark.parametrize(
+    ("prompt", "command"),
+    [("tail log.txt", "tail log.txt"), ("head -n 3 log.txt", "head -n 3 log.txt")],
+)
+def test_head_and_tail_typed_as_commands_run_as_typed(prompt, command):
+    assert [(p.kind, p.params) for p in parse(prompt).parts] == [("run", {"command": command})]
+    assert parse("head of log.txt").unclear  # not a command line: nothing is guessed

@@ -6,15 +6,17 @@ passes, and the Fallback declines honestly, naming the part it could not read.
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Callable
 from typing import Any
 
+from agentlib.messages import content_blocks
 from agentlib.offline.conversation import Round, last_prompt, offered_tools, rounds_since
-from agentlib.offline.playbook import fileplays, plays, writeplays
+from agentlib.offline.playbook import fileplays, plays, valueplays, writeplays
 from agentlib.offline.playbook.actions import Act, Actions, MissingTools, tr
 from agentlib.offline.playbook.context import advice
-from agentlib.offline.playbook.reader import Part, Request, read
+from agentlib.offline.playbook.reader import Found, Part, Request, read
 from agentlib.offline.script import Reply, call, reply, say
 
 
@@ -48,6 +50,8 @@ PLAYS: dict[str, Callable[..., plays.Play]] = {
     "delete_except": fileplays.delete_except,
     "pick": fileplays.pick,
     "sum": fileplays.total,
+    "version": valueplays.version,
+    "setting": valueplays.setting,
     "guard": _nothing,  # checked by the reader: nothing left to do
 }
 
@@ -135,11 +139,25 @@ class Playbook:
 
 
 def earlier_prompts(messages: list[dict[str, Any]]) -> list[str]:
-    """What the user asked before, oldest first: 'it' in a follow-up is the last file named there."""
-    found = []
+    """What the user asked before, oldest first: 'it' in a follow-up is the last file named there.
+
+    A turn whose answer listed exactly one file ('which file mentions TODO?') names that file.
+    """
+    found: list[str] = []
     while (last := last_prompt(messages)) is not None:
         index, prompt = last
-        found.insert(0, prompt)
+        answers = [m for m in messages[index + 1 :] if m.get("role") == "assistant"]
+        texts = (
+            [
+                b.get("text", "")
+                for b in content_blocks(answers[-1]["content"])
+                if b.get("type") == "text"
+            ]
+            if answers
+            else []
+        )
+        listed = re.findall(r"^  - (\S+)$|^(?:找到 )?1 个[^：\n]*：(\S+)$", "\n".join(texts), re.M)
+        found[:0] = [prompt] + ([Found(next(filter(None, listed[0])))] if len(listed) == 1 else [])
         messages = messages[:index]
     return found
 

@@ -17,7 +17,7 @@ from agentlib.offline.playbook.reader import CJK, Item, Part
 IT = "\x00it"  # the file the previous part (or the previous prompt) was about
 Change = Callable[[Part], bool]
 MUTATING = {"create", "mkdir", "append", "replace", "move", "copy", "delete", "delete_ext"}
-MUTATING |= {"docstring", "delete_except"}
+MUTATING |= {"docstring", "delete_except", "version"}
 EXT_PATH = re.compile(r"\.[A-Za-z0-9]{1,8}")
 
 

@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import itertools
 
-from agentlib.offline.playbook import frames, writeframes
-from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause, _exts, _folder
-from agentlib.offline.playbook.lexicon import RUNNERS, SHELL
-from agentlib.offline.playbook.reader import Item, Part
-from agentlib.offline.playbook.writeframes import _content
+from agentlib.offline.playbook import frames, valueframes, writeframes
+from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause
+from agentlib.offline.playbook.conditions import _condition, _exclusion, _filter, _flag
+from agentlib.offline.playbook.lexicon import PUT, RUNNERS, SHELL
+from agentlib.offline.playbook.reader import Found, Item, Part
+from agentlib.offline.playbook.writeframes import _content, _typed
 
-FILTERED = {"list", "search", "count"}
 # when a clause has several verbs, the most specific one says what it is
 PRIORITY = ["count", "search", "define", "rename", "replace", "append", "move", "copy", "delete"]
-PRIORITY += ["run", "create", "add", "show", "list", "find", "tell", "calc"]
-FLAGS = ("guard", "norun", "verify", "report")
-WHEN = {"run", "create", "show", "delete", "append"}  # the parts a condition can guard
+PRIORITY += ["run", "create", "add", "show", "list", "find", "tell", "calc", "bump"]
+FLAGS = ("guard", "norun", "verify", "report", "recursive")
+WHEN = {"run", "create", "show", "delete", "append", "count", "setting", "version", "replace"}
+WHEN |= {"move", "copy"}  # the parts a condition can guard
 
 
 def _set(key: str, value: object, kinds: tuple[str, ...]) -> Change:
@@ -37,6 +38,13 @@ def _set(key: str, value: object, kinds: tuple[str, ...]) -> Change:
 
 def modifier(c: Clause, parts: list[Part]) -> Change | Part | None:
     """A clause that only adds to the part before it."""
+    if c.find("mark", "args") and not c.find("verb") and parts and parts[-1].kind == "run":
+        c.take("mark", "args")  # '运行 square.py，参数是 7'
+        args = [c.unquote(i.value) for i in c.left() if i.role in ("num", "word", "quote")]
+        if args and len(args) == len(c.left()) and not parts[-1].params.get("args"):
+            c.take_all("num"), c.take_all("word"), c.take_all("quote")
+            return _set("args", args, ("run",))
+        return None
     if c.find("verb") is None and not c.paths() and parts and parts[-1].kind == "create":
         c.drop("mark.it")
         what = _content(c)
@@ -84,7 +92,7 @@ def renamed(c: Clause, parts: list[Part]) -> Change | None:
 def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
     """The frame of one clause: the first intent whose slots it fills."""
     words = c.left()
-    if words and words[0].role == "word" and words[0].value.lower() in SHELL:
+    if words and words[0].text.lower() in SHELL and _typed(c.items[c.items.index(words[0]) :]):
         return writeframes.run(c, parts)  # 'echo hello', 'python3 square.py 5'
     for read in (modifier, frames.chat, frames.math, frames.fact):
         if (made := read(c, parts)) is not None:
@@ -99,9 +107,11 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
         return frames.search(c, parts)  # 'find the word bank in notes.txt'
     if c.find("mark", "exists") and not verbs and c.paths(ext_only=True):
         c.take_all("mark", "exists")  # 'is there a file called setup.py?', 'does main.py exist?'
-        c.drop("mark.name")
+        c.drop("mark.name", "mark.it")  # '有没有 readme.md 这个文件'
         return frames.find_name(c)
-    if "count" in verbs:
+    if c.find("noun", "version") and c.paths(ext_only=True) + c.take_all("mark", "it")[:0]:
+        return valueframes.version(c, parts)  # 'change the version in a.txt to 2.0': not a text
+    if "count" in verbs and not (c.find("noun", "log") or c.find("noun", "commit")):
         return frames.count(c, parts)
     if "search" in verbs or "define" in verbs:
         return frames.search(c, parts)
@@ -133,6 +143,10 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
         return writeframes.append(c, parts)
     if first == "rename" and (c.find("mark", "in") or len(c.paths(ext_only=True)) < 2):
         return writeframes.replace(c, parts)
+    put = c.find("verb", "create")
+    if put and put.text.lower() in PUT and c.paths(ext_only=True) and not c.find("mark", "content"):
+        if c.find("noun", "folder") or c.find("mark", "in_it") or c.find("mark", "in"):
+            return writeframes.transfer(c, parts)  # 'put a.txt in the docs folder': a move
     handler = {
         "create": writeframes.create, "add": writeframes.create, "append": writeframes.append,
         "replace": writeframes.replace, "rename": writeframes.transfer,
@@ -144,8 +158,10 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
         return writeframes.delete(c, parts)
     if c.find("mark", "should"):
         return writeframes.replace(c, parts)
-    if c.paths(ext_only=True) and (c.find("mark", "in") or c.find("noun", "content")):
-        return frames.show(c, parts)  # "what's inside notes.txt?"
+    if (c.paths(ext_only=True) or c.find("mark", "it")) and (
+        c.find("mark", "in") or c.find("noun", "content") or c.find("noun", "line")
+    ):
+        return frames.show(c, parts)  # "what's inside notes.txt?", "log.txt 第二行"
     return renamed(c, parts)
 
 
@@ -169,91 +185,6 @@ def docstring(c: Clause, parts: list[Part]) -> Part | Change | None:
         return True
 
     return change
-
-
-def _exclusion(c: Clause) -> dict | None:
-    """Cut 'except X' off the clause: the extensions, names or folders it leaves out."""
-    marker = c.find("mark", "except")
-    if marker is None:
-        return None
-    marker.used = True
-    at = c.items.index(marker)
-    tail = Clause(c.items[at + 1 :], c.text, c.quoted)
-    c.items = [*c.items[:at], Item("stop", "", 0, 0, "")]
-    exts = _exts(tail)
-    names = []
-    while path := tail.take_path():
-        names.append(path)
-    folder = _folder(tail)
-    bare = [i for i in tail.items if i.role == "word" and not i.used]
-    if folder is None and len(bare) == 1 and tail.take_all("mark", "in"):
-        folder, bare[0].used = bare[0].value, True  # 'but not in tests'
-    tail.drop("noun.file", "noun.folder")
-    if tail.left() or not (exts or names or folder):
-        return {"bad": " ".join(i.text for i in tail.left()) or marker.text}
-    return {"not_ext": exts, "skip": names + ([folder] if folder else [])}
-
-
-def _flag(part: Part, flags: set[str]) -> bool:
-    """'but don't run it', 'to verify the edit worked', 'and tell me if the tests pass'."""
-    if "norun" in flags:
-        if part.kind != "create" or "prints" not in part.params:
-            return False
-        part.params["run"] = False
-    if "verify" in flags:
-        if part.kind != "show":
-            return False
-        part.params["verify"] = True
-    return "report" not in flags or part.kind == "run"
-
-
-def _filter(part: Part, rule: dict) -> bool:
-    p = part.params
-    if part.kind in FILTERED:
-        if rule["not_ext"]:
-            p["not_ext"] = rule["not_ext"]
-        p["skip"] = p.get("skip", []) + rule["skip"]
-        p["recursive"] = True
-        return True
-    return False
-
-
-NEGATIVE = ("n't", "not", "missing", "不", "没")
-
-
-def _condition(c: Clause) -> tuple[str, bool] | str | None:
-    """Cut 'if there's a setup.py' / '如果 hello.txt 不存在' off the clause: (path, exists).
-
-    "otherwise (just) tell me" is what it does anyway when a condition fails: it is taken as
-    read. Returns "else" for such a clause, None when there is no condition.
-    """
-    marks = [i for i in c.items if i.is_("mark", "if")]
-    if not marks:
-        return None
-    if marks[0].text.lower() in ("otherwise", "else", "or else", "否则") or (
-        c.items[0].is_("mark", "exists") and c.items[0].text in ("没有",)
-    ):
-        for i in c.items:
-            if i.role in ("mark", "verb", "stop") and i.value in ("if", "exists", "tell", ""):
-                i.used = True
-        return "else" if not c.left() else None
-    first = marks[0]
-    at = c.items.index(first)
-    if at == 0 or first.text in ("如果", "要是", "假如"):  # 'if A, B' / '如果 A 就 B'
-        end = c.items.index(marks[1]) if len(marks) > 1 else len(c.items)
-        span = c.items[at:end]
-    else:  # 'B, but only if A'
-        span = c.items[at:]
-    for i in marks:
-        i.used = True
-    cond = Clause(span, c.text, c.quoted)
-    path = cond.take_path() or (IT if cond.take("mark", "it") else None)
-    exists = cond.take_all("mark", "exists")
-    cond.drop("noun.file")
-    if path is None or cond.left():
-        return None
-    wanted = not any(any(n in e.text.lower() for n in NEGATIVE) for e in exists)
-    return path, wanted
 
 
 def build(
@@ -299,12 +230,19 @@ def build(
         rule = rule or pending
         if not c.left() and correcting:
             continue  # 'actually no,' on its own: the correction is in the next clause
+        if correcting and parts and not c.paths() and c.find("noun", "line"):
+            c.items.append(Item("mark", "it", items[-1].end, items[-1].end, ""))  # '不对，第3行'
+        if correcting and parts and [i.role for i in c.left()] == ["path"]:
+            c.items.insert(0, Item("mark", "should", items[0].start, items[0].start, ""))
+        read_so_far = [(i.used, i.role) for i in c.items]
         made = (
             writeframes.delete(c, parts, (rule or {}).get("skip", []))
             if rule and c.find("verb", "delete")
             else intent(c, parts)
         )
         left = c.left()
+        if made is None or left:  # a value in a file ('bump the version', 'what port is set')
+            made, left = _value(c, parts, read_so_far) or (made, left)
         if made is None or left:
             words = "".join(
                 (" " if n and left[n - 1].end != i.start else "") + i.text
@@ -321,6 +259,9 @@ def build(
                 part.clause = c.unquote(text[items[0].start : items[-1].end])
             if correcting and parts and new[0].kind == parts[-1].kind:
                 old = parts.pop()
+                if any(k in new[0].params for k in ("head", "tail", "lines")):
+                    for k in ("head", "tail", "lines"):  # 'first 2 lines, no, line 3'
+                        old.params.pop(k, None)
                 if IT in (new[0].params.get("paths") or [new[0].params.get("path")]):
                     new[0].params = {
                         **old.params,
@@ -339,7 +280,20 @@ def build(
         correcting, pending = False, None
     if when:
         return parts, "if"
+    if pending:
+        return parts, "except"  # an exception that no part took: never act without it
     return parts, _check(parts, earlier)
+
+
+def _value(c: Clause, parts: list[Part], read_so_far: list) -> tuple[Part, list] | None:
+    """The clause read again, as it was before intent(), by the frames that read one value."""
+    for frame in valueframes.FRAMES:
+        for item, (used, role) in zip(c.items, read_so_far, strict=True):
+            item.used, item.role = used, role
+        made = frame(c, parts)
+        if made is not None and not c.left():
+            return made, []
+    return None
 
 
 def _names(part: Part) -> list[str]:
@@ -390,6 +344,8 @@ def _last_named(earlier) -> str | None:
     from agentlib.offline.playbook.reader import read
 
     for prompt in reversed(list(earlier)):
+        if isinstance(prompt, Found):
+            return str(prompt)
         names = [n for part in read(prompt).parts for n in _names(part) if n != IT]
         if names:
             return names[-1]

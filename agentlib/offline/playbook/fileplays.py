@@ -70,6 +70,18 @@ def list_files(act: Actions, zh: bool, **p: Any) -> Play:
     # quote the tool only when it said something other than paths (the filter removed the rest)
     said = "" if _paths(out.text) else "\n" + quote(out.text)
     folders = 0 if python else sum(path.endswith("/") for path in found)
+    folder = p.get("folder")
+    if not found and folder and act.has("bash"):  # a word that names no folder is not one
+        there = yield Act(
+            [act.run(f"test -d {shlex.quote(folder)} && echo folder || echo missing")],
+            tr(zh, f"Let me check that {folder}/ is a folder.", f"我看看 {folder}/ 是不是文件夹。"),
+        )
+        if "folder" not in there.text.split():
+            return tr(
+                zh,
+                f"There is no folder called {folder} here, so I listed nothing.",
+                f"这里没有叫 {folder} 的文件夹，所以我没有列出任何文件。",
+            )
     if zh:
         if not found:
             where = "当前目录" if not p.get("folder") else f"{p['folder']}/ 里"
@@ -188,10 +200,15 @@ def search(act: Actions, zh: bool, text: str, imports: bool, **p: Any) -> Play:
     return f"{_count(len(found), 'file')} {verb}:\n" + "\n".join(f"  - {name}" for name in found)
 
 
-def _transfer(verb: str, src: str, dest: str, into: bool) -> str:
-    """A shell line that moves or copies without overwriting, and says where the thing went."""
+def _transfer(verb: str, src: str, dest: str, into: bool | str) -> str:
+    """A shell line that moves or copies without overwriting, and says where the thing went.
+
+    ``into`` True makes the folder; "existing" wants one that is there (a bare word names one).
+    """
     tool = "mv" if verb == "move" else "cp -R"
-    make = f"mkdir -p -- {shlex.quote(dest)} && " if into else ""
+    make = f"mkdir -p -- {shlex.quote(dest)} && " if into is True else ""
+    if into == "existing":
+        make = f'[ -d {shlex.quote(dest)} ] || {{ echo "error: there is no folder {dest}"; exit 1; }}; '
     return (
         f"{make}src={shlex.quote(src)}; dest={shlex.quote(dest)}; "
         '[ -d "$dest" ] && dest="$dest/$(basename "$src")"; '
@@ -210,7 +227,7 @@ def _safe(paths: list[str]) -> bool:
     )
 
 
-def transfer(act: Actions, zh: bool, verb: str, src: str, dest: str, into: bool) -> Play:
+def transfer(act: Actions, zh: bool, verb: str, src: str, dest: str, into: bool | str) -> Play:
     """Move (rename) or copy a file or folder."""
     if not _safe([src, dest]):
         return tr(
@@ -252,7 +269,7 @@ def delete(act: Actions, zh: bool, paths: list[str]) -> Play:
     return tr(zh, f"Deleted {', '.join(paths)}.", f"已删除 {'、'.join(paths)}。") + quote(out.text)
 
 
-def delete_ext(act: Actions, zh: bool, folder: str, ext: list[str]) -> Play:
+def delete_ext(act: Actions, zh: bool, folder: str, ext: list[str], skip: tuple = ()) -> Play:
     """Delete the files with some extension inside one folder (find -delete, listing each)."""
     if folder != "." and not _safe([folder]):
         return tr(
@@ -261,7 +278,10 @@ def delete_ext(act: Actions, zh: bool, folder: str, ext: list[str]) -> Play:
             "我只删除工作区内指定文件夹里的文件。",
         )
     names = " -o ".join(f"-name {shlex.quote('*.' + e)}" for e in ext)
-    find = f"find {shlex.quote(folder)} -type f \\( {names} \\) -not -path './.git/*'"
+    kept = "".join(
+        f" -not -path {shlex.quote(f'./{k}')} -not -path {shlex.quote(f'./{k}/*')}" for k in skip
+    )
+    find = f"find {shlex.quote(folder)} -type f \\( {names} \\) -not -path './.git/*'{kept}"
     out = yield Act(
         [act.run(f"{find} -print -delete")],
         tr(

@@ -67,9 +67,19 @@ def math(c: Clause, parts: list[Part]) -> Part | None:
         or i.text.lower() in MATH
         or (i.role == "op" and i.value in ("+", "-", "*", "/", "(", ")", "^", "**"))
     ]
-    if sum(i.role == "num" for i in signs) < 2 or len(signs) < 3:
+    out: list[str] = []
+    for i in signs:
+        if i.value == "*" and out and out[-1] == "*":
+            out[-1] = "**"  # '2 ** 10' is typed as two signs
+            continue
+        sign = MATH.get(i.text.lower(), i.value).replace("^", "**")
+        if sign == "" and out:  # '2 的 10 次方': the power is said after both numbers
+            out.insert(len(out) - 1, "**")
+        elif sign:
+            out.append(sign)
+    expr = " ".join(out)
+    if len(re.findall(r"\d+(?:\.\d+)?", expr)) < 2 or len(expr.split()) < 3:
         return None
-    expr = " ".join(MATH.get(i.text.lower(), i.value).replace("^", "**") for i in signs)
     try:
         value = _evaluate(ast.parse(expr, mode="eval").body)
     except (SyntaxError, ValueError, ZeroDivisionError, OverflowError, RecursionError):
@@ -97,18 +107,22 @@ def git(c: Clause, parts: list[Part]) -> Part | None:
     if not nouns or c.paths():
         return None
     what = GIT[nouns[0].value]
+    counting = c.find("verb", "count")
+    if counting and what in ("log", "last") and not c.find("num"):
+        counting.used = True  # 'how many commits are there?', '有几次提交'
+        what = "count"
     explicit = re.search(
         r"last|latest|recent|message|最近|最后|上一次|最新|信息",
         " ".join(i.text.lower() for i in nouns + c.left()),
     )
-    if what == "last" and not (explicit or c.find("verb", "show", "tell")):
+    if what == "last" and not (explicit or c.find("verb", "show", "tell")) and not counting:
         return None  # 'git commit' asks to commit, not to show the last commit
     for i in nouns:
         i.used = True
     n = _number(c) or 10
     if what == "last" and c.find("noun", "log"):
         what = "log"
-    c.drop("here")
+    c.drop("here", "mark.exists", "mark.range")  # 'git status - any untracked files?'
     for role in ("noun", "verb", "mark"):
         for value in {
             "noun": ("git", "log"),
@@ -129,13 +143,14 @@ def pick(c: Clause, parts: list[Part]) -> Part | None:
     if empty:
         empty.used = True
     c.drop("noun.file", "here", "verb.show", "verb.find", "verb.list", "verb.tell", "mark.in")
+    c.drop("mark.exists")  # '这里有没有空文件'
     by = "empty" if empty else found.value
     return Part("pick", {"by": by})
 
 
 def total(c: Clause, parts: list[Part]) -> Part | None:
-    if not c.find("noun", "sum"):
-        return None
+    if not c.find("noun", "sum") or len(c.paths(ext_only=True)) > 1:
+        return None  # 'a.txt 和 b.txt': '和' joins two names
     path = c.take_path()
     if not path:
         return None
@@ -143,7 +158,14 @@ def total(c: Clause, parts: list[Part]) -> Part | None:
     return Part("sum", {"path": path})
 
 
-def show(c: Clause, parts: list[Part]) -> Part | None:
+def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
+    if not c.find("noun", "line") and len(c.paths(ext_only=True)) > 1:
+        paths = c.take_paths()  # 'show me a.txt and b.txt': each one, in turn
+        both = c.find("num")
+        if both and int(float(both.value)) == len(paths):
+            both.used = True  # 'open both a.txt and b.txt'
+        c.drop("noun.file", "noun.content", "mark.in", "verb.show", "verb.tell")
+        return [Part("show", {"path": path}) for path in paths]
     path = c.take_path() or (IT if c.take("mark", "it") else None)
     if path is None and all(i.role in ("verb", "stop", "op", "mark") for i in c.left()):
         path = IT  # '再看一下', 'show it again': the file of the last turn
@@ -191,7 +213,7 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
         finds = c.take_all("verb", "find") + ([verb] if verb.value == "find" else [])
         if any(i.role == "noun" for i in c.left()):
             return None  # 'list all functions in utils.py': a kind of thing, not a word to find
-        term = c.literal()
+        term = c.literal() if c.left() else None  # "where's readme.md?": the '?' is no term
         if term and not EXT_PATH.search(name.rpartition("/")[2]):
             return None
         if term and not finds:  # 'list the TODOs in notes.txt': the lines that hold the word
@@ -232,6 +254,8 @@ def find_name(c: Clause) -> Part | None:
 
 
 def count(c: Clause, parts: list[Part]) -> Part | None:
+    if c.find("mark", "value"):
+        return None  # 'PORT 设置的是多少': a setting's value, not a count
     unit = "lines" if c.take("noun", "line") else "words" if c.take("noun", "word") else None
     asked = c.take_all("noun", "times") + c.take_all("mark", "term") + c.take_all("verb", "count")
     asked = [i for i in asked if i.value != "count" or i.text in ("几次", "多少次")]

@@ -66,6 +66,7 @@ def git(act: Actions, zh: bool, what: str, n: int) -> Play:
         "status": "git status",
         "log": f"git log --oneline -n {max(1, min(n, 50))}",
         "last": "git log -1 --format='%h %s (%an, %ar)'",
+        "count": "git rev-list --count HEAD",
     }[what]
     out = yield Act([act.run(command)], tr(zh, "I'll ask git.", "我来问 git。"))
     if failed(out):
@@ -73,6 +74,12 @@ def git(act: Actions, zh: bool, what: str, n: int) -> Play:
             zh, f"git reported an error. `{command}` said:", f"git 报错了。`{command}` 输出："
         ) + quote(out.text)
     text = out.text.strip()
+    if what == "count" and text.isdigit():
+        return tr(
+            zh,
+            f"This repository has {_count(int(text), 'commit')}.",
+            f"这个仓库一共有 {text} 次提交。",
+        )
     if what != "branch":
         return tr(zh, f"`{command}` says:", f"`{command}` 的输出：") + quote(text)
     if not text or text == "(no output)":

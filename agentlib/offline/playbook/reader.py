@@ -24,11 +24,14 @@ TOKEN = re.compile(
     r"(?P<quote>\ue000\d+\ue000)"
     r"|(?P<func>[A-Za-z_]\w*\([\w\s,=]*\))"
     r"|(?P<path>~?\.{0,2}/?(?=[\w./-]*[A-Za-z_])(?:[\w-]+/)+[\w.-]*|(?<![\w.])\.?(?=[\w-]*[A-Za-z_])[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,8}(?![\w/])|(?<![\w.])\.[A-Za-z][\w-]*)"
-    r"|(?P<num>\d+(?:\.\d+)?)"
+    r"|(?P<cjkpath>(?<![\w.])[\w-]*[\u4e00-\u9fff][\w-]*?\.[A-Za-z][A-Za-z0-9]{0,7}(?![A-Za-z0-9_/]))"
+    r"|(?P<dotted>(?<![\d.])\d+(?:\.\d+){2,}(?![\w.]))"  # a version or an address: a word, not a number
+    r"|(?P<num>\d+(?:\.\d+)?(?:(?<=1)st|(?<=2)nd|(?<=3)rd|th)?(?![A-Za-z]))"
     r"|(?P<word>[A-Za-z][A-Za-z0-9_']*(?:-[A-Za-z]+)*)"
     r"|(?P<cjk>[\u4e00-\u9fff]+)"
     r"|(?P<op>\S)"
 )
+PLAIN = re.compile(TOKEN.pattern.replace("(?P<cjkpath>", "(?P<cjkpath>(?!)", 1))
 HARD = {";", "；", "。", "!", "！", "?", "？", "\n", "…"}
 ENDS = {".", "!", "！", "?", "？"}
 # after these the rest of the clause is a new frame, not content: a comma before them splits
@@ -84,15 +87,45 @@ def _table(text: str) -> dict[tuple[str, ...], list[tuple[str, str]]]:
     return rows
 
 
+def _cjk_name(token: str) -> str | None:
+    """A Chinese file name without the verbs and filler glued before it ('把笔记.txt')."""
+    rest = token
+    for _ in range(3):
+        cut = next((n for n in range(min(8, len(rest)), 0, -1) if _glue(rest[:n])), 0)
+        rest = rest[cut:]
+    opens = any(rest[:n] in VOCAB for n in range(1, min(8, len(rest)) + 1))
+    return None if opens or rest.startswith(".") else rest  # '叫说明.txt': where does it start?
+
+
+def _glue(text: str) -> bool:
+    """A verb or filler that may be typed without a space before a name (one character: few)."""
+    meaning = PHRASES.get((text,), [("", "")])[0][0]
+    return meaning in ("verb", "stop", "mark") and (len(text) > 1 or text in lexicon.GLUED)
+
+
 def _words(phrase: str) -> tuple[str, ...]:
     return tuple(t.text.lower() for t in _shapes(phrase, 0))
 
 
-def _shapes(text: str, offset: int) -> list[Item]:
+def _shapes(text: str, offset: int, names: bool = True) -> list[Item]:
     """Tokens by shape; Chinese runs cut into the longest phrases the lexicons know."""
     out = []
-    for found in TOKEN.finditer(text):
+    for found in (TOKEN if names else PLAIN).finditer(text):
         kind, token, at = found.lastgroup, found[0], found.start() + offset
+        if (
+            kind == "cjkpath"
+        ):  # '笔记.txt', '把笔记.txt': a Chinese name, the words before it cut off
+            name = _cjk_name(token)
+            cut = len(token) - len(name or "")
+            out += _shapes(token[:cut], at, names=False)
+            out += [Item("path", name, at + cut, at + len(token), name)] if name else []
+            continue
+        if kind == "dotted":
+            out.append(Item("word", token, at, at + len(token), token))
+            continue
+        if kind == "num":  # '5th' is the number 5
+            out.append(Item(kind, token.rstrip("stndrh"), at, at + len(token), token))
+            continue
         if kind != "cjk":
             out.append(Item(kind, token, at, at + len(token), token))
             continue
@@ -106,7 +139,8 @@ def _shapes(text: str, offset: int) -> list[Item]:
     return out
 
 
-VOCAB = set(re.findall(r"[\u4e00-\u9fff]+", lexicon.ZH + lexicon.EN)) | set(lexicon.MATH)
+VOCAB = set(re.findall(r"[\u4e00-\u9fff]+", lexicon.ZH + lexicon.EN))
+VOCAB |= set(lexicon.MATH) | set(lexicon.KEY_WORDS)
 PHRASES = {**_table(lexicon.ZH), **_table(lexicon.EN)}
 LONGEST = max(len(key) for key in PHRASES)
 FIRST_WORDS = {key[0] for key in PHRASES}  # a phrase is looked for only where one can start
@@ -168,10 +202,20 @@ def classify(text: str, typos: bool = False) -> list[Item]:
         else:
             t = tokens[i]
             items.append(
-                Item("word" if t.role == "cjk" else t.role, t.text, t.start, t.end, t.text)
+                Item(
+                    "word" if t.role == "cjk" else t.role,
+                    t.value if t.role == "num" else t.text,
+                    t.start,
+                    t.end,
+                    t.text,
+                )
             )
             i += 1
     return items
+
+
+class Found(str):
+    """A file an earlier answer found (the one file a search or a listing gave): 'it' next."""
 
 
 class Quoted(str):
@@ -209,8 +253,18 @@ def _next_role(items: list[Item], at: int) -> Item | None:
 def split(items: list[Item]) -> list[list[Item]]:
     """Clauses: cut at sentence ends, at 'then', and at a comma or 'and' before a new frame."""
     clauses: list[list[Item]] = [[]]
+    verbatim = (
+        False  # after 'content:' / '内容：' the text runs to the sentence's end, commas and all
+    )
     for n, it in enumerate(items):
         after = _next_role(items, n + 1)
+        if verbatim and not (it.role == "op" and it.value in HARD):
+            clauses[-1].append(it)
+            continue
+        before = clauses[-1][-1] if clauses[-1] else None
+        verbatim = it.text.endswith((":", "：")) and (
+            it.role == "mark" or (before is not None and before.is_("noun", "content"))
+        )
         new_frame = after is not None and (
             after.role in FRAME_START or (after.role == "mark" and after.value in MODIFIER_START)
         )

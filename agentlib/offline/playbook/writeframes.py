@@ -15,11 +15,21 @@ from agentlib.offline.playbook.reader import Part
 
 
 def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
-    c.drop("verb.create", "verb.add")
+    c.take("verb", "create") or c.take("verb", "add")
+    within = None
     if c.find("noun", "folder") and not c.find("mark", "in_it"):
-        return _mkdir(c)
+        if c.paths(ext_only=True) and c.find("mark", "in"):
+            within = _folder(c)  # 'create todo.txt in the notes folder', '在 notes 文件夹里创建'
+        if within is None:
+            made = _mkdir(c)  # 'build' in '新建文件夹 build' is the folder's name
+            c.drop("verb.create", "verb.add")
+            return made
+    c.drop("verb.create", "verb.add")
     inside = c.take("mark", "in_it")
     paths = c.take_paths()
+    if within:
+        c.drop("mark.in")
+        paths = [f"{within}/{p}" for p in paths]
     c.drop("noun.file", "mark.name")
     if not paths and c.take("mark", "it"):
         paths = [IT]  # 'no wait, make it print bye'
@@ -149,6 +159,8 @@ def append(c: Clause, parts: list[Part]) -> Part | None:
 
 def replace(c: Clause, parts: list[Part]) -> Part | None:
     """'replace A with B in f', 'in f change A to B', '把 f 里的 A 改成 B', 'A should be B'."""
+    if c.find("mark", "value"):
+        return None  # 'change the value of debug': a setting, not a text to find
     verbs = c.take_all("verb", "replace", "rename")
     verb = verbs[0] if verbs else None
     named = c.paths(ext_only=True)
@@ -200,8 +212,8 @@ def replace(c: Clause, parts: list[Part]) -> Part | None:
 
 
 def transfer(c: Clause, parts: list[Part]) -> Part | None:
-    verb = c.take("verb", "rename", "move", "copy")
-    kind = {"rename": "move", "move": "move", "copy": "copy"}[verb.value] if verb else None
+    verb = c.take("verb", "rename", "move", "copy") or c.take("verb", "create")
+    kind = {"rename": "move", "copy": "copy"}.get(verb.value, "move") if verb else None
     src = c.take_path() or (IT if c.take("mark", "it") else None)
     into_word = c.take("mark", "to") or c.take("mark", "name")
     folder = _folder(c)
@@ -211,17 +223,27 @@ def transfer(c: Clause, parts: list[Part]) -> Part | None:
     if named and into_word and c.items.index(named[0]) < c.items.index(into_word):
         return None  # 'move a.txt and b.txt into docs': more than one thing to move
     dest = folder or c.take_path()
+    bare = False
+    if dest is None and verb and verb.value != "rename":  # 'move a.txt to docs': a folder there
+        after = [i for i in c.items if not i.used and i.role not in ("stop", "op")]
+        ahead = c.items[c.items.index(into_word) + 1 :] if into_word else after
+        ahead = [i for i in ahead if i.role not in ("stop", "op")][:1]
+        if (
+            ahead
+            and ahead[0].role == "word"
+            and not ahead[0].used
+            and ahead[0].value.isidentifier()
+        ):
+            ahead[0].used, dest, bare = True, ahead[0].value, True
     c.drop("mark.in", "mark.in_it", "noun.file")
     if not src or not kind:
         return None
     if dest is None and kind == "copy" and not into_word:
         return Part("copy", {"src": src, "dest": None, "into": False})
     if dest is None:
-        word = c.find("word")
-        if word is None or (kind == "move" and verb.value == "rename" and "." not in word.value):
-            return None
         return None
     into = folder is not None or (verb.value == "move" and "." not in dest.rpartition("/")[2])
+    into = "existing" if bare else into  # a bare word is a folder only if there is one
     return Part(kind, {"src": src.rstrip("/"), "dest": dest.rstrip("/"), "into": into})
 
 
@@ -246,7 +268,7 @@ def delete(c: Clause, parts: list[Part], keep: list[str] = ()) -> Part | None:
 
 def run(c: Clause, parts: list[Part]) -> Part | None:
     first = c.left()[:1]
-    if first and first[0].role == "word" and first[0].value.lower() in SHELL:
+    if first and first[0].text.lower() in SHELL and _typed(c.items[c.items.index(first[0]) :]):
         command = c.text[first[0].start : c.items[-1].end]
         for i in c.items:
             i.used = True
@@ -284,6 +306,19 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
     if runner and (not path or path.rpartition(".")[2].lower() != runner.value):
         return None
     return Part("run", {"path": path, "args": [c.unquote(a) for a in args]})
+
+
+def _typed(items: list) -> bool:
+    """A command typed out ('ls -la', 'tail -n 2 log.txt'); 'head' or 'tail' only before its arguments."""
+    if items[0].role == "word":
+        return True
+    options = [
+        i for n, i in enumerate(items) if n and items[n - 1].text == "-" and i.role == "word"
+    ]
+    rest = [i for i in items[1:] if i not in options]
+    return items[0].role == "mark" and all(
+        i.role in ("path", "num", "op") or i.text == "-" for i in rest
+    )
 
 
 def _prints_word(c: Clause, verb) -> bool:
