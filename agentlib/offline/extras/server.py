@@ -67,14 +67,12 @@ class _LingeringClose:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._transport, name)
 
-    def close(self) -> None:
+    def close(self, *, mid_request: bool = False) -> None:
+        """Close; linger first when the client may still be sending (``mid_request``: a refusal
+        sent before the request's head had arrived, or a body still coming)."""
         cycle, transport = self._protocol.cycle, self._transport
-        if (
-            self._protocol.draining
-            or cycle is None
-            or not cycle.more_body
-            or transport.is_closing()
-        ):
+        unread = mid_request or (cycle is not None and cycle.more_body)
+        if self._protocol.draining or not unread or transport.is_closing():
             transport.close()
             return
         self._protocol.draining = True
@@ -143,7 +141,10 @@ class GuardedH11(H11Protocol):
     def _refuse(self, answer: HTTPAnswer) -> None:
         if not self.transport.is_closing():
             self.transport.write(raw_answer(answer))
-            self.transport.close()
+            cycle = (
+                self.cycle
+            )  # None: the head has not (all) arrived, so the client may be sending it
+            self.transport.close(mid_request=cycle is None or cycle.more_body)
 
 
 class LoopbackServer:
