@@ -525,9 +525,22 @@ def jupyterlab(tmp_path):
         log.close()
 
 
-def test_jupyterlab_runs_the_notebook_and_the_widget_steps(browser, jupyterlab, tmp_path):
+def run_all_until_a_diagram(page):
+    """Run All Cells from JupyterLab's menu until a round diagram appears (None if it never does)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+    for _attempt in range(4):  # a Run All clicked while the kernel still connects is dropped
+        page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+        page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
+        try:
+            return page.wait_for_selector(".ad-root", timeout=25_000)
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+    return None
+
+
+def test_jupyterlab_runs_the_notebook_and_the_widget_steps(browser, jupyterlab, tmp_path):
     url, have_offline = jupyterlab
     page = browser.new_page(viewport={"width": 1280, "height": 1000}, device_scale_factor=2)
     page.set_default_timeout(90_000)
@@ -535,16 +548,7 @@ def test_jupyterlab_runs_the_notebook_and_the_widget_steps(browser, jupyterlab, 
         page.goto(f"{url}/lab/tree/demo.ipynb")
         page.wait_for_selector(".jp-Notebook .jp-Cell")
         page.click(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")  # fold the file browser
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
-        root = None
-        for _attempt in range(4):  # a Run All clicked while the kernel still connects is dropped
-            page.click(".lm-MenuBar-itemLabel:text-is('Run')")
-            page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
-            try:
-                root = page.wait_for_selector(".ad-root", timeout=25_000)
-                break
-            except PlaywrightTimeout:
-                page.keyboard.press("Escape")
+        root = run_all_until_a_diagram(page)
         assert root is not None, "the notebook ran but no round diagram appeared"
         page.set_default_timeout(10_000)
         rounds = 3 if have_offline else 2
@@ -591,8 +595,6 @@ def test_jupyterlab_runs_the_notebook_and_the_widget_steps(browser, jupyterlab, 
 
 
 def test_jupyterlab_runs_a_chinese_notebook_and_draws_the_diagram_in_chinese(browser, jupyterlab, tmp_path):  # fmt: skip
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     url, _ = jupyterlab
     chinese = Path(__file__).parents[1] / "notebooks" / "zh" / "00_setup.ipynb"
     (tmp_path / "work" / "00_setup.ipynb").write_bytes(chinese.read_bytes())  # the fixture's folder
@@ -601,16 +603,7 @@ def test_jupyterlab_runs_a_chinese_notebook_and_draws_the_diagram_in_chinese(bro
     try:
         page.goto(f"{url}/lab/tree/00_setup.ipynb")
         page.wait_for_selector(".jp-Notebook .jp-Cell")
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
-        root = None
-        for _attempt in range(4):  # a Run All clicked while the kernel still connects is dropped
-            page.click(".lm-MenuBar-itemLabel:text-is('Run')")
-            page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
-            try:
-                root = page.wait_for_selector(".ad-root", timeout=25_000)
-                break
-            except PlaywrightTimeout:
-                page.keyboard.press("Escape")
+        root = run_all_until_a_diagram(page)
         assert root is not None, "the Chinese notebook ran but no round diagram appeared"
         page.wait_for_selector(".ad-pos:has-text('结束')", timeout=60_000)  # the live run is over
         page.set_default_timeout(10_000)
