@@ -7,6 +7,7 @@ import sys
 
 from .client import BACKENDS
 from .errors import ConfigError
+from .text import looks_chinese
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,9 +35,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--model", help="model id (default: MODEL_ID from .env or the environment)")
     parser.add_argument(
-        "--lang", default="en", choices=["en", "zh"], help="the language of its own lines"
+        "--lang",
+        choices=["en", "zh"],
+        help="the language of its own lines (default: zh when --prompt is Chinese, else en)",
     )
     args = parser.parse_args(argv)
+    if args.lang is None:
+        args.lang = "zh" if args.prompt and looks_chinese(args.prompt) else "en"
     try:
         if args.chapter == "models":
             from .client import anthropic_client, list_models, read_settings

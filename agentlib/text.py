@@ -16,6 +16,11 @@ def as_text(value: Any) -> str:
         return str(value)
 
 
+def looks_chinese(text: str) -> bool:
+    """Whether ``text`` has a Chinese character: the offline model answers it, and the REPL speaks, in Chinese."""
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
 def cut_marker(what: str) -> str:
     """What stands where text was cut, e.g. ``[… 1234 of 5000 characters cut …]``."""
     return f"[… {what} cut …]"

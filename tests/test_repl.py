@@ -208,3 +208,18 @@ def test_a_folder_of_its_own_under_the_cwd_is_a_fine_workspace(tmp_path):
     done = agentlib_cli("s02", "--workspace", "work", "-p", "List all Python files", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "work").is_dir()
+
+
+def test_a_chinese_prompt_gets_the_repls_own_lines_in_chinese_unless_lang_says_otherwise(tmp_path):
+    work = tmp_path / "project"
+    work.mkdir()
+    (work / "app.py").write_text("print('app')\n")
+    chinese = agentlib_cli("s02", "-p", "列出所有文件", "--workspace", str(work), cwd=tmp_path)
+    assert chinese.returncode == 0, chinese.stderr
+    assert f"工作区： {work.resolve()}" in chinese.stdout
+    assert chinese.stdout.rstrip().endswith("模型完成了回答）"), chinese.stdout
+    english = agentlib_cli(
+        "s02", "-p", "列出所有文件", "--lang", "en", "--workspace", str(work), cwd=tmp_path
+    )
+    assert f"workspace: {work.resolve()}" in english.stdout
+    assert english.stdout.rstrip().endswith("the model finished its answer)"), english.stdout

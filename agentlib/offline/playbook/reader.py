@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentlib.offline.playbook import lexicon
+from agentlib.text import looks_chinese
 
 MAX_PROMPT_CHARS = 2000
 MAX_CLAUSES = 12
@@ -298,7 +299,7 @@ def read(prompt: str, earlier: list[str] = ()) -> Request:
     """Read the whole prompt into frames; ``earlier`` prompts resolve 'it' in a follow-up."""
     from agentlib.offline.playbook.compose import build
 
-    zh = bool(CJK.search(prompt[:MAX_PROMPT_CHARS]))
+    zh = looks_chinese(prompt[:MAX_PROMPT_CHARS])
     if len(prompt) > MAX_PROMPT_CHARS:
         note = f"a {len(prompt):,}-character prompt (I read at most {MAX_PROMPT_CHARS:,})"
         return Request([], zh, note)
