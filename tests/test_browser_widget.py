@@ -533,10 +533,15 @@ def run_all_until_a_diagram(page):
     for _attempt in range(4):  # a Run All clicked while the kernel still connects is dropped
         page.click(".lm-MenuBar-itemLabel:text-is('Run')")
         page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
-        try:
-            return page.wait_for_selector(".ad-root", timeout=25_000)
+        try:  # a run that was taken marks its cells [*] (running or queued) at once
+            page.wait_for_selector(".jp-InputPrompt:has-text('[*]'), .ad-root", timeout=5_000)
         except PlaywrightTimeout:
             page.keyboard.press("Escape")
+            continue
+        try:
+            return page.wait_for_selector(".ad-root", timeout=60_000)
+        except PlaywrightTimeout:
+            return None
     return None
 
 
