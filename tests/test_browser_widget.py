@@ -531,6 +531,9 @@ def run_all_until_a_diagram(page):
 
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
     for _attempt in range(4):  # a Run All clicked while the kernel still connects is dropped
+        dialog = page.locator(".jp-Dialog")
+        if dialog.count() and dialog.first.is_visible():  # say what JupyterLab asks, not a timeout
+            raise AssertionError(f"JupyterLab shows a dialog: {dialog.first.inner_text()[:300]!r}")
         page.click(".lm-MenuBar-itemLabel:text-is('Run')")
         page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
         try:  # a run that was taken marks its cells [*] (running or queued) at once
