@@ -291,6 +291,13 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
     return Part("count", {"unit": "files", "ext": exts or None, "folder": folder})
 
 
+def _placed(c: Clause, item) -> bool:
+    """The name says where to look ('in notes.txt', 'notes.txt 里'), not what to look for."""
+    at = c.items.index(item)
+    before, after = c.items[max(0, at - 1) : at], c.items[at + 1 : at + 2]
+    return any(i.is_("mark", "in") for i in before + after)
+
+
 def search(c: Clause, parts: list[Part]) -> Part | None:
     verbs = c.take_all("verb", "search", "define")
     first = next((i for i in c.items if i.role != "stop"), None)
@@ -300,8 +307,12 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
     imports = any(
         v.text.lower().startswith("import") or v.text.startswith(("导入", "引入")) for v in verbs
     )
+    if verbs:  # 'where does X appear', '在哪些地方出现': the search itself, not a file to find
+        c.drop("verb.find")
     exts = _exts(c)
     folder = _folder(c)
+    named = c.paths(ext_only=True)
+    placed = bool(named) and _placed(c, named[0])
     inside = c.take_path() if not exts and not folder else None
     c.drop(
         "noun.file",
@@ -329,6 +340,8 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
     if any(i.role == "noun" for i in term_items):
         return None  # 'which files have functions': a kind of thing, not a text to search
     term = c.literal() if term_items else None
+    if not term and inside and not placed:  # 'which files mention config.py': a text to find
+        term, inside = inside, None
     if not term or (not quoted and not re.fullmatch(r"[\w.-]+", term)):
         return None
     if inside and not imports and not defined:  # 'search for TODO in notes.txt': its lines

@@ -14,7 +14,7 @@ from __future__ import annotations
 EN = """
 verb.list: list | ls | enumerate | list out | what are | which are
 verb.show: show | read | cat | open | display | view | print | see | look at | output | check | give | get
-verb.find: find | locate | where is | where's | search for files
+verb.find: find | locate | where is | where's | search for files | where | where are
 verb.search: appear | appears | mention | mentions | mentioned | contain | contains | use | uses | used | import | imports | imported | reference | references | include | includes | search | search for | grep | look for
 verb.search+mark.term: have the word | has the word | that have the word | with the word
 verb.define: defined | define | defines | declared
@@ -124,7 +124,7 @@ stop: but | current | active | please | pls | plz | kindly | ok | okay | so | no
 ZH = """
 verb.list: 列出 | 列 | 列出来 | 罗列 | 看看有哪些 | 有哪些 | 列一下 | 展示一下
 verb.show: 显示 | 看一下 | 查看 | 读取 | 读 | 看看 | 看 | 打开 | 展示 | 给我看 | 看一看 | 瞧瞧 | 输出内容
-verb.find: 找 | 找到 | 查找 | 寻找 | 在哪 | 在哪里 | 在哪儿
+verb.find: 找 | 找到 | 查找 | 寻找 | 在哪 | 在哪里 | 在哪儿 | 哪些地方 | 在哪些地方 | 什么地方 | 在什么地方
 verb.search: 提到 | 提到了 | 用到 | 用到了 | 用了 | 使用 | 使用了 | 包含 | 包含了 | 含有 | 引用 | 引用了 | 导入 | 导入了 | 引入 | 引入了 | 搜索 | 搜 | 出现
 verb.define: 定义 | 定义了 | 声明
 verb.count: 统计 | 数 | 数一数 | 多少 | 几个 | 几 | 多少个 | 几次 | 多少次 | 计数
