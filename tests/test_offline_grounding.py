@@ -128,3 +128,43 @@ def test_whats_in_the_file_with_its_name_shows_it(tmp_path, toolbox):
     plant(tmp_path, {"config.ini": "[main]\nport = 80\n", "b.txt": "b\n"})
     answer, _ = ask(tmp_path, toolbox, "what's in the file config.ini?")
     assert "port = 80" in answer and "b.txt" not in answer
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt, shows, hides",
+    [
+        ("读一下 历史.txt 的前2行", ["甲", "乙"], ["丙"]),  # a name that is also a word it knows
+        ("显示 历史.txt 的第2到第3行", ["乙", "丙"], ["甲", "丁"]),
+        ("what are the first two lines of 历史.txt?", ["甲", "乙"], ["丙"]),
+    ],
+)
+def test_lines_of_a_file_are_read_however_they_are_asked(tmp_path, toolbox, prompt, shows, hides):
+    plant(tmp_path, {"历史.txt": "甲\n乙\n丙\n丁\n"})
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert all(s in answer for s in shows) and not any(h in answer for h in hides)
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt, says",
+    [("one.txt 和 two.txt 分别有几行", ["2 行", "3 行"]), ("告诉我 two.txt 有几行", ["3 行"])],
+)
+def test_counts_asked_with_tell_me_or_for_each_file(tmp_path, toolbox, prompt, says):
+    plant(tmp_path, {"one.txt": "a\nb\n", "two.txt": "a\nb\nc\n"})
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert all(s in answer for s in says)
+
+
+@TOOLBOXES
+def test_find_out_every_file_of_a_kind(tmp_path, toolbox):
+    plant(tmp_path, {"docs/a.md": "a\n", "b.md": "b\n", "c.txt": "c\n"})
+    answer, _ = ask(tmp_path, toolbox, "帮我找出所有 md 文件")
+    assert "docs/a.md" in answer and "b.md" in answer and "c.txt" not in answer
+
+
+@TOOLBOXES
+def test_the_file_in_a_chinese_follow_up_is_the_file_of_that_turn(tmp_path, toolbox):
+    plant(tmp_path, {"todo.txt": "洗衣服\n", "other.txt": "a\nb\nc\nd\n"})
+    answer, _ = ask(tmp_path, toolbox, "给 todo.txt 末尾加一行 买菜", "文件现在有几行？")
+    assert "todo.txt" in answer and "2 行" in answer

@@ -95,6 +95,11 @@ def _the_file(c: Clause) -> None:
     Only when a file was named before: otherwise 'the script' is the one script there is."""
     if c.paths() or c.find("mark", "it"):
         return
+    about = c.find("noun", "line") or c.find("noun", "word") or c.find("noun", "content")
+    for b in c.items:  # '现在文件里有几行': in Chinese 'the' is not said
+        if about and b.is_("noun", "file") and b.text == "文件" and not b.used:
+            b.role, b.value = "mark", "it"
+            return
     for a, b in itertools.pairwise(c.items):
         if a.text.lower() in ("the", "that", "this") and b.is_("noun", "file") and not b.used:
             if b.text.lower() in ("file", "script", "program"):
@@ -150,6 +155,9 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
     if first in ("show", "tell") and (c.paths(ext_only=True) or c.find("mark", "it") or bare):
         return frames.show(c, parts)
     inside = c.paths(ext_only=True) and c.find("mark", "in")  # "what's in the file a.py"
+    if first in ("list", "find") and c.find("noun", "line") and c.paths(ext_only=True):
+        c.take_all("verb", "list", "find")
+        return frames.show(c, parts)  # 'what are the last two lines of a.txt?'
     if first in ("show", "list", "find", "tell") or (
         first is None
         and not inside

@@ -179,7 +179,7 @@ def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     if line:
         at = c.items.index(line)
         end = c.take("mark", "first", "last")
-        nums = [i for i in c.items[max(0, at - 3) : at + 6] if i.role == "num" and not i.used]
+        nums = [i for i in c.items[max(0, at - 5) : at + 6] if i.role == "num" and not i.used]
         for i in nums:
             i.used = True
         line.used = True
@@ -259,7 +259,7 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
     unit = "lines" if c.take("noun", "line") else "words" if c.take("noun", "word") else None
     asked = c.take_all("noun", "times") + c.take_all("mark", "term") + c.take_all("verb", "count")
     asked = [i for i in asked if i.value != "count" or i.text in ("几次", "多少次")]
-    c.drop("verb.search")
+    c.drop("verb.search", "verb.tell")  # 'tell me how many lines'
     paths = c.take_paths()
     if c.find("mark", "it") and not paths:
         c.take("mark", "it")

@@ -90,7 +90,7 @@ def _table(text: str) -> dict[tuple[str, ...], list[tuple[str, str]]]:
 
 def _cjk_name(token: str) -> str | None:
     """A Chinese file name without the verbs and filler glued before it ('把笔记.txt')."""
-    english = re.fullmatch(r"([\u4e00-\u9fff]+)([\x21-\x7e]+)", token)
+    english = re.fullmatch(r"([\u4e00-\u9fff]+)(\w[\x21-\x7e]*)", token, re.ASCII)
     if english and _known(english[1]):
         return english[2]  # '帮我创建一个叫version.txt': every Chinese word before it is known
     rest = token
@@ -98,6 +98,8 @@ def _cjk_name(token: str) -> str | None:
         cut = next((n for n in range(min(8, len(rest)), 0, -1) if _glue(rest[:n])), 0)
         rest = rest[cut:]
     opens = CJK.match(rest) and any(rest[:n] in VOCAB for n in range(1, min(8, len(rest)) + 1))
+    if rest == token:
+        return None if rest.startswith(".") else rest  # '日志.txt' after a space: all of it
     return None if opens or rest.startswith(".") else rest  # '叫说明.txt': where does it start?
 
 
