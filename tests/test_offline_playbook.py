@@ -657,7 +657,9 @@ def test_chinese_names_filler_powers_and_dotted_numbers_are_read(prompt, parts):
 def test_a_chinese_name_is_cut_from_the_words_glued_before_it_or_not_guessed():
     (part,) = parse("创建一个叫说明.txt的文件").parts
     assert (part.kind, part.params["paths"]) == ("create", ["说明.txt"])
-    assert parse("看看 数据.csv").unclear  # '数' is a word too: no name is guessed
+    assert parse("看看数据.csv").unclear  # glued, and '数' is a word too: no name is guessed
+    (part,) = parse("看看 数据.csv").parts  # after a space the whole of it is the name
+    assert (part.kind, part.params) == ("show", {"path": "数据.csv"})
 
 
 @TOOLBOXES

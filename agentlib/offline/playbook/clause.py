@@ -194,7 +194,7 @@ def _folder(c: Clause) -> str | None:
     if noun:
         at = c.items.index(noun)
         for near in (c.items[at - 1 : at], c.items[at + 1 : at + 2]):
-            if near and not near[0].used and near[0].role in ("word", "path", "quote", "verb"):
+            if near and not near[0].used and _names(near[0]):
                 noun.used = near[0].used = True
                 return c.unquote(near[0].text).rstrip("/")
     for i in c.items:
@@ -202,6 +202,13 @@ def _folder(c: Clause) -> str | None:
             i.used = True
             return i.value.rstrip("/")
     return None
+
+
+def _names(item: Item) -> bool:
+    """A word that can name a folder: 'the build folder', and 'scripts 目录' (English nouns too)."""
+    if item.role in ("word", "path", "quote", "verb"):
+        return True
+    return item.role == "noun" and item.value != "folder" and item.text.isascii()
 
 
 def _bare_folder(c: Clause) -> str | None:

@@ -89,6 +89,27 @@ def renamed(c: Clause, parts: list[Part]) -> Change | None:
     return change
 
 
+def _the_file(c: Clause) -> None:
+    """'show me the file', 'run the script': with no name, the one named before, like 'it'.
+
+    Only when a file was named before: otherwise 'the script' is the one script there is."""
+    if c.paths() or c.find("mark", "it"):
+        return
+    about = c.find("noun", "line") or c.find("noun", "word") or c.find("noun", "content")
+    for b in c.items:  # '现在文件里有几行': in Chinese 'the' is not said
+        if about and b.is_("noun", "file") and b.text == "文件" and not b.used:
+            b.role, b.value = "mark", "it"
+            return
+    for a, b in itertools.pairwise(c.items):
+        if a.text.lower() in ("the", "that", "this") and b.is_("noun", "file") and not b.used:
+            if b.text.lower() in ("file", "script", "program"):
+                b.role, b.value = "mark", "it"
+                at = c.items.index(b) + 1
+                for again in c.items[at : at + 1]:
+                    again.used = again.used or again.text.lower() == "again"  # 'the file again'
+                return
+
+
 def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
     """The frame of one clause: the first intent whose slots it fills."""
     words = c.left()
@@ -133,8 +154,14 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
     bare = all(i.role in ("verb", "stop", "op") or i.is_("mark", "then") for i in c.left())
     if first in ("show", "tell") and (c.paths(ext_only=True) or c.find("mark", "it") or bare):
         return frames.show(c, parts)
+    inside = c.paths(ext_only=True) and c.find("mark", "in")  # "what's in the file a.py"
+    if first in ("list", "find") and c.find("noun", "line") and c.paths(ext_only=True):
+        c.take_all("verb", "list", "find")
+        return frames.show(c, parts)  # 'what are the last two lines of a.txt?'
     if first in ("show", "list", "find", "tell") or (
-        first is None and (c.find("noun", "file") or c.find("noun", "folder") or c.find("here"))
+        first is None
+        and not inside
+        and (c.find("noun", "file") or c.find("noun", "folder") or c.find("here"))
     ):
         return frames.listing(c, parts)
     if first in ("add", "create") and (
@@ -234,6 +261,8 @@ def build(
             c.items.append(Item("mark", "it", items[-1].end, items[-1].end, ""))  # '不对，第3行'
         if correcting and parts and [i.role for i in c.left()] == ["path"]:
             c.items.insert(0, Item("mark", "should", items[0].start, items[0].start, ""))
+        if parts or _last_named(earlier):
+            _the_file(c)
         read_so_far = [(i.used, i.role) for i in c.items]
         made = (
             writeframes.delete(c, parts, (rule or {}).get("skip", []))

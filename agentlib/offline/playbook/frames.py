@@ -179,7 +179,7 @@ def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     if line:
         at = c.items.index(line)
         end = c.take("mark", "first", "last")
-        nums = [i for i in c.items[max(0, at - 3) : at + 6] if i.role == "num" and not i.used]
+        nums = [i for i in c.items[max(0, at - 5) : at + 6] if i.role == "num" and not i.used]
         for i in nums:
             i.used = True
         line.used = True
@@ -259,7 +259,7 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
     unit = "lines" if c.take("noun", "line") else "words" if c.take("noun", "word") else None
     asked = c.take_all("noun", "times") + c.take_all("mark", "term") + c.take_all("verb", "count")
     asked = [i for i in asked if i.value != "count" or i.text in ("几次", "多少次")]
-    c.drop("verb.search")
+    c.drop("verb.search", "verb.tell")  # 'tell me how many lines'
     paths = c.take_paths()
     if c.find("mark", "it") and not paths:
         c.take("mark", "it")
@@ -291,6 +291,13 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
     return Part("count", {"unit": "files", "ext": exts or None, "folder": folder})
 
 
+def _placed(c: Clause, item) -> bool:
+    """The name says where to look ('in notes.txt', 'notes.txt 里'), not what to look for."""
+    at = c.items.index(item)
+    before, after = c.items[max(0, at - 1) : at], c.items[at + 1 : at + 2]
+    return any(i.is_("mark", "in") for i in before + after)
+
+
 def search(c: Clause, parts: list[Part]) -> Part | None:
     verbs = c.take_all("verb", "search", "define")
     first = next((i for i in c.items if i.role != "stop"), None)
@@ -300,8 +307,12 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
     imports = any(
         v.text.lower().startswith("import") or v.text.startswith(("导入", "引入")) for v in verbs
     )
+    if verbs:  # 'where does X appear', '在哪些地方出现': the search itself, not a file to find
+        c.drop("verb.find")
     exts = _exts(c)
     folder = _folder(c)
+    named = c.paths(ext_only=True)
+    placed = bool(named) and _placed(c, named[0])
     inside = c.take_path() if not exts and not folder else None
     c.drop(
         "noun.file",
@@ -329,6 +340,8 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
     if any(i.role == "noun" for i in term_items):
         return None  # 'which files have functions': a kind of thing, not a text to search
     term = c.literal() if term_items else None
+    if not term and inside and not placed:  # 'which files mention config.py': a text to find
+        term, inside = inside, None
     if not term or (not quoted and not re.fullmatch(r"[\w.-]+", term)):
         return None
     if inside and not imports and not defined:  # 'search for TODO in notes.txt': its lines

@@ -14,7 +14,7 @@ from __future__ import annotations
 EN = """
 verb.list: list | ls | enumerate | list out | what are | which are
 verb.show: show | read | cat | open | display | view | print | see | look at | output | check | give | get
-verb.find: find | locate | where is | where's | search for files
+verb.find: find | locate | where is | where's | search for files | where | where are
 verb.search: appear | appears | mention | mentions | mentioned | contain | contains | use | uses | used | import | imports | imported | reference | references | include | includes | search | search for | grep | look for
 verb.search+mark.term: have the word | has the word | that have the word | with the word
 verb.define: defined | define | defines | declared
@@ -123,8 +123,8 @@ stop: but | current | active | please | pls | plz | kindly | ok | okay | so | no
 
 ZH = """
 verb.list: 列出 | 列 | 列出来 | 罗列 | 看看有哪些 | 有哪些 | 列一下 | 展示一下
-verb.show: 显示 | 看一下 | 查看 | 读取 | 读 | 看看 | 看 | 打开 | 展示 | 给我看 | 看一看 | 瞧瞧 | 输出内容
-verb.find: 找 | 找到 | 查找 | 寻找 | 在哪 | 在哪里 | 在哪儿
+verb.show: 显示 | 看一下 | 查看 | 读取 | 读 | 看看 | 看 | 打开 | 展示 | 给我看 | 给我看看 | 看一看 | 瞧瞧 | 输出内容
+verb.find: 找 | 找到 | 找出 | 找出来 | 找找 | 找一找 | 查找 | 寻找 | 在哪 | 在哪里 | 在哪儿 | 哪些地方 | 在哪些地方 | 什么地方 | 在什么地方
 verb.search: 提到 | 提到了 | 用到 | 用到了 | 用了 | 使用 | 使用了 | 包含 | 包含了 | 含有 | 引用 | 引用了 | 导入 | 导入了 | 引入 | 引入了 | 搜索 | 搜 | 出现
 verb.define: 定义 | 定义了 | 声明
 verb.count: 统计 | 数 | 数一数 | 多少 | 几个 | 几 | 多少个 | 几次 | 多少次 | 计数
@@ -214,7 +214,7 @@ fact.python3 --version: python版本 | python 版本
 chat.greet: 你好 | 您好 | 嗨 | 哈喽 | 早上好 | 下午好 | 晚上好 | 在吗 | 你好呀
 chat.thanks: 谢谢 | 多谢 | 谢了 | 感谢 | 谢谢你
 chat.about: 你是谁 | 你是什么 | 你能做什么 | 你会什么 | 你可以做什么 | 你会做什么 | 你是什么模型 | 你是claude | 帮助 | 是claude吗 | 你都会干啥 | 你会干啥 | 你能干啥 | 你能干什么 | 你会干什么 | 你都能做什么 | 你都会什么 | 你能帮我做什么 | 你能帮我做些什么 | 你有什么功能 | 你能帮我干什么 | 你能干嘛 | 你会干嘛 | 你能干吗 | 你会啥
-stop: 请 | 请你 | 麻烦 | 麻烦你 | 帮我 | 帮忙 | 能不能 | 能否 | 可以 | 你能 | 你可以 | 给我 | 我想 | 我要 | 一下 | 吗 | 吧 | 呢 | 啊 | 呀 | 的 | 了 | 都 | 所有 | 所有的 | 全部 | 全部的 | 每个 | 一个 | 个 | 一共 | 总共 | 是 | 有 | 什么 | 哪个 | 哪些 | 哪 | 啥 | 我 | 现在 | 你 | 把 | 将 | 给 | 往 | 向 | 对 | 一份 | 上 | 好 | 好吗 | 谢谢 | 就行 | 就好 | 那个 | 这个 | 其他 | 其他的 | 别的 | 剩下的 | 等于 | 等于多少 | 是多少 | 多大 | 设置 | 设置的 | 刚才 | 出来 | 都有 | 里有 | 也 | 还 | 只 | 先 | 这些 | 那些 | 一些 | 下面 | 底下 | 心 | 过 | 的是 | 即可 | 信息 | message | commit | 里边 | 当中 | 是什么 | 我们 | 目前 | 来 | 去 | 新的 | 空白 | 东西 | 一下子 | 有没有 | 是不是 | 嗯 | 呃 | 额 | 请问 | 好的 | 那 | 那么 | 诶 | 喂 | 拜托 | 劳驾 | 些 | 一些
+stop: 请 | 请你 | 各 | 各自 | 分别 | 麻烦 | 麻烦你 | 帮我 | 帮忙 | 能不能 | 能否 | 可以 | 你能 | 你可以 | 给我 | 我想 | 我要 | 一下 | 吗 | 吧 | 呢 | 啊 | 呀 | 的 | 了 | 都 | 所有 | 所有的 | 全部 | 全部的 | 每个 | 一个 | 个 | 一共 | 总共 | 是 | 有 | 什么 | 哪个 | 哪些 | 哪 | 啥 | 我 | 现在 | 你 | 把 | 将 | 给 | 往 | 向 | 对 | 一份 | 上 | 好 | 好吗 | 谢谢 | 就行 | 就好 | 那个 | 这个 | 其他 | 其他的 | 别的 | 剩下的 | 等于 | 等于多少 | 是多少 | 多大 | 设置 | 设置的 | 刚才 | 出来 | 都有 | 里有 | 也 | 还 | 只 | 先 | 这些 | 那些 | 一些 | 下面 | 底下 | 心 | 过 | 的是 | 即可 | 信息 | message | commit | 里边 | 当中 | 是什么 | 我们 | 目前 | 来 | 去 | 新的 | 空白 | 东西 | 一下子 | 有没有 | 是不是 | 嗯 | 呃 | 额 | 请问 | 好的 | 那 | 那么 | 诶 | 喂 | 拜托 | 劳驾 | 些 | 一些
 """
 
 # free text it will not take as literal content: it reads as a description of behaviour, a

@@ -90,16 +90,34 @@ def _table(text: str) -> dict[tuple[str, ...], list[tuple[str, str]]]:
 
 def _cjk_name(token: str) -> str | None:
     """A Chinese file name without the verbs and filler glued before it ('把笔记.txt')."""
+    english = re.fullmatch(r"([\u4e00-\u9fff]+)(\w[\x21-\x7e]*)", token, re.ASCII)
+    if english and _known(english[1]):
+        return english[2]  # '帮我创建一个叫version.txt': every Chinese word before it is known
     rest = token
     for _ in range(3):
         cut = next((n for n in range(min(8, len(rest)), 0, -1) if _glue(rest[:n])), 0)
         rest = rest[cut:]
-    opens = any(rest[:n] in VOCAB for n in range(1, min(8, len(rest)) + 1))
+    opens = CJK.match(rest) and any(rest[:n] in VOCAB for n in range(1, min(8, len(rest)) + 1))
+    if rest == token:
+        return None if rest.startswith(".") else rest  # '日志.txt' after a space: all of it
     return None if opens or rest.startswith(".") else rest  # '叫说明.txt': where does it start?
+
+
+def _known(run: str) -> bool:
+    """The whole Chinese run is cut into words the lexicons know, longest first."""
+    i = 0
+    while i < len(run):
+        size = next((n for n in range(min(8, len(run) - i), 0, -1) if run[i : i + n] in VOCAB), 0)
+        if not size:
+            return False
+        i += size
+    return True
 
 
 def _glue(text: str) -> bool:
     """A verb or filler that may be typed without a space before a name (one character: few)."""
+    if not all(CJK.match(c) for c in text):
+        return False  # only Chinese is typed without a space: 'start.sh' is a name, not 'start'
     meaning = PHRASES.get((text,), [("", "")])[0][0]
     return meaning in ("verb", "stop", "mark") and (len(text) > 1 or text in lexicon.GLUED)
 
@@ -113,9 +131,8 @@ def _shapes(text: str, offset: int, names: bool = True) -> list[Item]:
     out = []
     for found in (TOKEN if names else PLAIN).finditer(text):
         kind, token, at = found.lastgroup, found[0], found.start() + offset
-        if (
-            kind == "cjkpath"
-        ):  # '笔记.txt', '把笔记.txt': a Chinese name, the words before it cut off
+        if kind == "cjkpath" or (names and kind == "path" and CJK.match(token)):
+            # '笔记.txt', '把笔记.txt', '看看start.sh': a name, the Chinese words before it cut off
             name = _cjk_name(token)
             cut = len(token) - len(name or "")
             out += _shapes(token[:cut], at, names=False)

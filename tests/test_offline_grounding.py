@@ -1,0 +1,170 @@
+"""The offline model reads a name as typed, and a word as what it names here.
+
+Each case once went wrong: the action was not the one asked (a listing of the wrong folder, a
+read of a file that is a search term), so these check what was done, not only what was said.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agentlib import Workspace, agent_loop, s01_tools, s02_tools
+from agentlib.offline import offline_client
+
+TOOLBOXES = pytest.mark.parametrize("toolbox", [s01_tools, s02_tools], ids=["s01", "s02"])
+
+
+def ask(root, toolbox, *prompts: str) -> tuple[str, list[dict]]:
+    """Every prompt in turn on one history; the last answer and every tool call made."""
+    client, model = offline_client()
+    history: list = []
+    for prompt in prompts:
+        history.append({"role": "user", "content": prompt})
+        state = agent_loop(history, client=client, model=model, tools=toolbox(Workspace(root)))
+        assert state.stop_reason == "end_turn"
+    calls = [
+        block["input"]
+        for message in history
+        if message["role"] == "assistant"
+        for block in message["content"]
+        if block["type"] == "tool_use"
+    ]
+    answer = "\n".join(b["text"] for b in history[-1]["content"] if b["type"] == "text")
+    return answer, calls
+
+
+def plant(root, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt", ["看看deploy.sh", "打开deploy.sh看一下", "读一下deploy.sh的内容", "帮我看deploy.sh"]
+)
+def test_a_name_typed_straight_after_a_chinese_verb_is_the_name(tmp_path, toolbox, prompt):
+    plant(tmp_path, {"deploy.sh": "echo deploying now\n"})
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert "echo deploying now" in answer
+
+
+@TOOLBOXES
+def test_a_file_deleted_by_a_glued_chinese_verb_is_that_file(tmp_path, toolbox):
+    plant(tmp_path, {"old.log": "x\n", "keep.log": "y\n"})
+    ask(tmp_path, toolbox, "删掉old.log")
+    assert not (tmp_path / "old.log").exists() and (tmp_path / "keep.log").exists()
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "show the files in the scripts folder",
+        "what's in the scripts directory?",
+        "scripts 文件夹里有哪些文件",
+        "列一下 scripts 目录",
+    ],
+)
+def test_a_folder_named_with_a_word_the_model_knows_is_that_folder(tmp_path, toolbox, prompt):
+    plant(tmp_path, {"scripts/build.sh": "b\n", "scripts/clean.sh": "c\n", "top.md": "t\n"})
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert "build.sh" in answer and "clean.sh" in answer
+    assert "top.md" not in answer  # not the top of the workspace
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "which files mention print_report.py?",
+        "where does logger.info appear",
+        "哪些文件里用到了 logger.info",
+        "搜一下 logger.info 出现在哪里",
+    ],
+)
+def test_a_search_for_a_dotted_name_searches_the_text(tmp_path, toolbox, prompt):
+    term = "print_report.py" if "print_report" in prompt else "logger.info"
+    plant(
+        tmp_path,
+        {"app/run.py": f"# see {term}\n", "lib/util.py": f"x = 1  # {term}\n", "c.py": "y = 2\n"},
+    )
+    answer, calls = ask(tmp_path, toolbox, prompt)
+    assert "app/run.py" in answer and "lib/util.py" in answer and "c.py" not in answer
+    assert all(call.get("path") != term for call in calls)  # never read as a file
+
+
+@TOOLBOXES
+def test_a_dotted_name_after_in_is_where_to_search(tmp_path, toolbox):
+    plant(tmp_path, {"todo.txt": "TODO: tests\nbuy milk\n"})
+    answer, _ = ask(tmp_path, toolbox, "search for TODO in todo.txt")
+    assert "TODO: tests" in answer and "buy milk" not in answer
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "follow_up, shows",
+    [
+        ("show me the file", "second entry"),
+        ("print the file again", "second entry"),
+        ("how many lines does the file have now?", "2"),
+    ],
+)
+def test_the_file_after_a_turn_is_the_file_of_that_turn(tmp_path, toolbox, follow_up, shows):
+    plant(tmp_path, {"diary.txt": "first entry\n", "other.txt": "zzz\n"})
+    answer, _ = ask(tmp_path, toolbox, "append 'second entry' to diary.txt", follow_up)
+    assert shows in answer and "other.txt" not in answer
+
+
+@TOOLBOXES
+def test_the_script_with_no_file_named_before_is_the_one_script_there(tmp_path, toolbox):
+    plant(tmp_path, {"cube.py": "import sys\nprint(int(sys.argv[1]) ** 3)\n", "notes.md": "n\n"})
+    answer, _ = ask(tmp_path, toolbox, "run the script with 3 as the argument")
+    assert "27" in answer
+
+
+@TOOLBOXES
+def test_whats_in_the_file_with_its_name_shows_it(tmp_path, toolbox):
+    plant(tmp_path, {"config.ini": "[main]\nport = 80\n", "b.txt": "b\n"})
+    answer, _ = ask(tmp_path, toolbox, "what's in the file config.ini?")
+    assert "port = 80" in answer and "b.txt" not in answer
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt, shows, hides",
+    [
+        ("读一下 历史.txt 的前2行", ["甲", "乙"], ["丙"]),  # a name that is also a word it knows
+        ("显示 历史.txt 的第2到第3行", ["乙", "丙"], ["甲", "丁"]),
+        ("what are the first two lines of 历史.txt?", ["甲", "乙"], ["丙"]),
+    ],
+)
+def test_lines_of_a_file_are_read_however_they_are_asked(tmp_path, toolbox, prompt, shows, hides):
+    plant(tmp_path, {"历史.txt": "甲\n乙\n丙\n丁\n"})
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert all(s in answer for s in shows) and not any(h in answer for h in hides)
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt, says",
+    [("one.txt 和 two.txt 分别有几行", ["2 行", "3 行"]), ("告诉我 two.txt 有几行", ["3 行"])],
+)
+def test_counts_asked_with_tell_me_or_for_each_file(tmp_path, toolbox, prompt, says):
+    plant(tmp_path, {"one.txt": "a\nb\n", "two.txt": "a\nb\nc\n"})
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert all(s in answer for s in says)
+
+
+@TOOLBOXES
+def test_find_out_every_file_of_a_kind(tmp_path, toolbox):
+    plant(tmp_path, {"docs/a.md": "a\n", "b.md": "b\n", "c.txt": "c\n"})
+    answer, _ = ask(tmp_path, toolbox, "帮我找出所有 md 文件")
+    assert "docs/a.md" in answer and "b.md" in answer and "c.txt" not in answer
+
+
+@TOOLBOXES
+def test_the_file_in_a_chinese_follow_up_is_the_file_of_that_turn(tmp_path, toolbox):
+    plant(tmp_path, {"todo.txt": "洗衣服\n", "other.txt": "a\nb\nc\nd\n"})
+    answer, _ = ask(tmp_path, toolbox, "给 todo.txt 末尾加一行 买菜", "文件现在有几行？")
+    assert "todo.txt" in answer and "2 行" in answer
