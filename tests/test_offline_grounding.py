@@ -168,3 +168,59 @@ def test_the_file_in_a_chinese_follow_up_is_the_file_of_that_turn(tmp_path, tool
     plant(tmp_path, {"todo.txt": "洗衣服\n", "other.txt": "a\nb\nc\nd\n"})
     answer, _ = ask(tmp_path, toolbox, "给 todo.txt 末尾加一行 买菜", "文件现在有几行？")
     assert "todo.txt" in answer and "2 行" in answer
+
+
+@TOOLBOXES
+def test_a_number_in_a_config_file_is_replaced_as_text(tmp_path, toolbox):
+    plant(tmp_path, {"settings.json": '{"port": 3000, "retries": 3}\n'})
+    ask(tmp_path, toolbox, "in settings.json replace 3000 with 4000")
+    assert (tmp_path / "settings.json").read_text() == '{"port": 4000, "retries": 3}\n'
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt", ["运行 greet.py，参数是 李雷", "运行 greet.py，参数给 李雷，告诉我结果"]
+)
+def test_a_chinese_argument_is_one_argument(tmp_path, toolbox, prompt):
+    plant(tmp_path, {"greet.py": "import sys\nprint('hi', '|'.join(sys.argv[1:]))\n"})
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert "hi 李雷" in answer
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt", ["run shout.py and tell me what it printed", "运行 shout.py，然后告诉我它输出了什么"]
+)
+def test_what_a_run_printed_is_the_run_not_its_source(tmp_path, toolbox, prompt):
+    plant(tmp_path, {"shout.py": "print('LOUD' + '!' * 3)\n"})
+    answer, calls = ask(tmp_path, toolbox, prompt)
+    assert "LOUD!!!" in answer and "'!' * 3" not in answer
+    assert all("path" not in call for call in calls)  # no read of the script
+
+
+@TOOLBOXES
+def test_a_file_named_without_an_extension_is_read(tmp_path, toolbox):
+    plant(tmp_path, {"Makefile": "all:\n\techo build\n", "a.txt": "a\n"})
+    answer, _ = ask(tmp_path, toolbox, "show me the first line of the Makefile")
+    assert "all:" in answer and "echo build" not in answer
+
+
+@TOOLBOXES
+def test_a_second_count_that_leaves_out_its_unit_counts_the_same(tmp_path, toolbox):
+    plant(tmp_path, {"x.txt": "1\n2\n", "y.txt": "1\n2\n3\n4\n"})
+    answer, _ = ask(tmp_path, toolbox, "how many lines does x.txt have, and how many does y.txt?")
+    assert "x.txt has 2 lines" in answer and "y.txt has 4 lines" in answer
+
+
+@TOOLBOXES
+def test_the_content_of_the_file_just_made_is_shown(tmp_path, toolbox):
+    answer, _ = ask(tmp_path, toolbox, "新建 日记.md，写上 今天很好，然后把内容给我看看")
+    assert (tmp_path / "日记.md").read_text(encoding="utf-8") == "今天很好\n"
+    assert answer.count("今天很好") >= 2  # written, then read back
+
+
+@TOOLBOXES
+@pytest.mark.parametrize("greeting", ["你好", "大家好", "hello"])
+def test_content_that_is_a_greeting_is_written_not_answered(tmp_path, toolbox, greeting):
+    ask(tmp_path, toolbox, f"创建 hi.txt，内容是 {greeting}")
+    assert (tmp_path / "hi.txt").read_text(encoding="utf-8") == f"{greeting}\n"

@@ -116,8 +116,13 @@ class Clause:
         verbatim = bool(span) and span[0].text in (":", "：")
         while len(span) > 1 and edge(span[0]):
             span[0].used, span = True, span[1:]
+        glued = lambda a, b: a.end == b.start and CJK.match(a.text[-1]) and CJK.match(b.text)  # noqa: E731
         while len(span) > 1 and (
-            (edge(span[-1]) and not (verbatim and span[-1].text in "?？!！."))
+            (
+                edge(span[-1])
+                and not (verbatim and span[-1].text in "?？!！.")
+                and not glued(*span[-2:])
+            )
             or (not verbatim and span[-1].role == "op" and span[-1].text in "?？!！.")
         ):
             span[-1].used, span = True, span[:-1]
@@ -165,6 +170,18 @@ def _plain(c: Clause, text: str | None, kind: str) -> str | None:
 
 def _quoted(item_text: str) -> bool:
     return bool(re.fullmatch("\\s*\ue000\\d+\ue000\\s*", item_text))
+
+
+def _arguments(items: list[Item]) -> list[str]:
+    """A script's arguments; Chinese characters typed together are one ('小明' cut into two)."""
+    runs: list[list[Item]] = []
+    for item in items:
+        last = runs[-1][-1] if runs else None
+        if last and last.end == item.start and CJK.match(item.text) and CJK.match(last.text[-1]):
+            runs[-1].append(item)
+        else:
+            runs.append([item])
+    return [run[0].value if len(run) == 1 else "".join(i.text for i in run) for run in runs]
 
 
 def _number(c: Clause) -> int | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 
 from agentlib.offline.playbook import frames, valueframes, writeframes
-from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause
+from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause, _arguments
 from agentlib.offline.playbook.conditions import _condition, _exclusion, _filter, _flag
 from agentlib.offline.playbook.lexicon import PUT, RUNNERS, SHELL
 from agentlib.offline.playbook.reader import Found, Item, Part
@@ -40,8 +40,9 @@ def modifier(c: Clause, parts: list[Part]) -> Change | Part | None:
     """A clause that only adds to the part before it."""
     if c.find("mark", "args") and not c.find("verb") and parts and parts[-1].kind == "run":
         c.take("mark", "args")  # '运行 square.py，参数是 7'
-        args = [c.unquote(i.value) for i in c.left() if i.role in ("num", "word", "quote")]
-        if args and len(args) == len(c.left()) and not parts[-1].params.get("args"):
+        given = [i for i in c.left() if i.role in ("num", "word", "quote")]
+        args = [c.unquote(a) for a in _arguments(given)]
+        if given and len(given) == len(c.left()) and not parts[-1].params.get("args"):
             c.take_all("num"), c.take_all("word"), c.take_all("quote")
             return _set("args", args, ("run",))
         return None
@@ -115,6 +116,11 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
     words = c.left()
     if words and words[0].text.lower() in SHELL and _typed(c.items[c.items.index(words[0]) :]):
         return writeframes.run(c, parts)  # 'echo hello', 'python3 square.py 5'
+    if parts and parts[-1].kind == "run" and c.find("verb", "tell"):
+        said = ("verb.tell", "verb.show", "mark.it", "mark.prints", "mark.report", "noun.content")
+        if all(any(i.is_(*s.split(".")) for s in said) for i in c.left()):
+            c.drop(*said)  # 'run a.py and tell me what it prints': the run reports it
+            return lambda part: True
     for read in (modifier, frames.chat, frames.math, frames.fact):
         if (made := read(c, parts)) is not None:
             return made
@@ -151,7 +157,10 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
             printed.used = True
             return writeframes.run(c, parts)
     first = verbs[0] if verbs else None
-    bare = all(i.role in ("verb", "stop", "op") or i.is_("mark", "then") for i in c.left())
+    bare = all(
+        i.role in ("verb", "stop", "op") or i.is_("mark", "then") or i.is_("noun", "content")
+        for i in c.left()
+    )  # '再看一下', '把内容给我看看': the file of the part before
     if first in ("show", "tell") and (c.paths(ext_only=True) or c.find("mark", "it") or bare):
         return frames.show(c, parts)
     inside = c.paths(ext_only=True) and c.find("mark", "in")  # "what's in the file a.py"
@@ -358,7 +367,10 @@ def _check(parts: list[Part], earlier) -> str | None:
         if any(n.startswith(("/", "~")) or ".." in n.split("/") for n in names):
             return names[0]
         last = (names or [last])[-1] if part.kind != "move" else part.params["dest"]
-    for before, after in itertools.pairwise(parts):
+    for before, after in list(itertools.pairwise(parts)):
+        if (before.kind, before.params) == (after.kind, after.params) and before.when is None:
+            parts.remove(after)  # "what's the git status? anything not committed?": one answer
+            continue
         if after.kind == "run" and before.kind == "create" and before.params.get("run"):
             if after.params.get("path") == before.params["paths"][0] and not after.params.get(
                 "args"

@@ -27,7 +27,7 @@ from agentlib.offline.playbook.reader import Part
 
 def chat(c: Clause, parts: list[Part]) -> Part | None:
     found = [i for i in c.items if i.role == "chat"]
-    if not found or c.find("verb") or c.paths():
+    if not found or c.find("verb") or c.paths() or c.find("mark", "content"):
         return None  # 'create a.txt with hello in it': the word is content here
     if any(i.role != "chat" for i in c.left()):
         if found[0] is c.left()[0] and found[0].value != "about":
@@ -167,7 +167,9 @@ def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
         c.drop("noun.file", "noun.content", "mark.in", "verb.show", "verb.tell")
         return [Part("show", {"path": path}) for path in paths]
     path = c.take_path() or (IT if c.take("mark", "it") else None)
-    if path is None and all(i.role in ("verb", "stop", "op", "mark") for i in c.left()):
+    if path is None and all(
+        i.role in ("verb", "stop", "op", "mark") or i.is_("noun", "content") for i in c.left()
+    ):
         path = IT  # '再看一下', 'show it again': the file of the last turn
     if path is None:
         return None
@@ -270,6 +272,9 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
     if paths and unit:
         c.drop("mark.in")
         return Part("count", {"unit": unit, "paths": paths})
+    earlier = parts[-1].params.get("unit") if parts and parts[-1].kind == "count" else None
+    if paths and not unit and earlier in ("lines", "words") and not c.left():
+        return Part("count", {"unit": earlier, "paths": paths})  # '... and how many in b.csv?'
     if paths and len(paths) == 1:
         c.drop("mark.in", "noun.file")
         if any(i.role == "noun" for i in c.left()):

@@ -45,7 +45,7 @@ noun.times: times | occurrences
 noun.function: function | functions | method | class
 noun.docstring: docstring | docstrings | doc string
 noun.branch: branch | branch name
-noun.status: status | uncommitted changes | git status | untracked files | untracked | untracked changes | uncommitted files | changed files
+noun.status: status | anything not committed | not committed | uncommitted | uncommitted changes | git status | untracked files | untracked | untracked changes | uncommitted files | changed files
 noun.log: log | history | commits | commit history | git log
 noun.commit: commit | commit message | last commit | latest commit | most recent commit
 noun.git: git | repo | repository
@@ -103,7 +103,7 @@ mark.then: then | and then | after that | afterwards | next | also | and also | 
 mark.guard: don't change anything | do not change anything | don't modify anything | don't touch anything | don't edit anything | without changing anything | don't delete anything | do not modify anything | but don't change anything | but do not change anything | read only | and don't change it | don't change it
 mark.recursive: recursively | recursive | subfolders included | subfolders too | including subfolders | including subdirectories | subdirectories included | including those in subfolders | including the ones in subfolders | in subfolders too | and subfolders | and all subfolders | in all subfolders | with subfolders
 mark.norun: don't run it | do not run it | without running it | but don't run it | don't run it yet
-mark.report: and tell me if the tests pass | tell me if the tests pass | if the tests pass | whether the tests pass | and tell me if it works | to see if it works | and see if it works | tell me if it passes | and check the output | and show me the output | and show the output
+mark.report: what it prints | what it printed | what it outputs | what happens | what happened | and tell me if the tests pass | tell me if the tests pass | if the tests pass | whether the tests pass | and tell me if it works | to see if it works | and see if it works | tell me if it passes | and check the output | and show me the output | and show the output
 mark.if: if | only if | otherwise | else | or else
 mark.exists: is there | are there | exist | exists | there's | there is | already exist | already exists | doesn't exist | does not exist | doesn't already exist | does not already exist | is missing | it's missing | missing
 mark.empty: empty | blank | with nothing in it | with nothing | nothing in it
@@ -203,7 +203,7 @@ mark.then: 然后 | 接着 | 之后 | 再 | 并且 | 并 | 随后 | 最后再 | 
 mark.guard: 别改它 | 不要改它 | 别修改 | 不要修改 | 不要改 | 别改 | 不要动它 | 别动它 | 不要改动 | 只读
 mark.recursive: 包括子目录 | 包括子文件夹 | 包含子目录 | 包含子文件夹 | 含子目录 | 含子文件夹 | 递归 | 递归地 | 连同子目录 | 连同子文件夹 | 子目录也算 | 子目录里的也算 | 包括子目录里的
 mark.norun: 不要运行 | 别运行 | 先别运行 | 不用运行 | 不要执行
-mark.report: 看看测试能不能过 | 测试能不能过 | 看看能不能过 | 看测试是否通过 | 测试是否通过 | 能不能通过 | 看看结果 | 看看输出
+mark.report: 结果 | 运行结果 | 输出结果 | 输出了啥 | 输出了什么 | 输出什么 | 打印了什么 | 打印出什么 | 打印了啥 | 看看测试能不能过 | 测试能不能过 | 看看能不能过 | 看测试是否通过 | 测试是否通过 | 能不能通过 | 看看结果 | 看看输出
 mark.if: 如果 | 要是 | 假如 | 就 | 否则 | 的话
 mark.exists: 存在 | 不存在 | 已经存在 | 没有 | 有的话 | 不存在的话 | 存在的话 | 有没有
 mark.empty: 空 | 空的 | 空文件
@@ -280,3 +280,9 @@ RUNNERS = {"py": "python3", "js": "node", "sh": "bash"}
 
 # files whose 'key to value' is a setting, not text: only quoted text is replaced in them
 CONFIG_FILES = ("json", "yaml", "yml", "toml", "ini", "cfg", "env", "conf")
+
+# files that have no extension but are named the same everywhere: as typed, they are names
+NAMED_FILES = set(
+    "LICENSE Makefile makefile Dockerfile Procfile Gemfile Rakefile Jenkinsfile".split()
+)
+NAMED_FILES |= set("Vagrantfile CHANGELOG NOTICE AUTHORS COPYING CODEOWNERS".split())

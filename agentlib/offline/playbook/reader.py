@@ -138,6 +138,9 @@ def _shapes(text: str, offset: int, names: bool = True) -> list[Item]:
             out += _shapes(token[:cut], at, names=False)
             out += [Item("path", name, at + cut, at + len(token), name)] if name else []
             continue
+        if kind == "word" and token in lexicon.NAMED_FILES:  # 'show me the LICENSE'
+            out.append(Item("path", token, at, at + len(token), token))
+            continue
         if kind == "dotted":
             out.append(Item("word", token, at, at + len(token), token))
             continue

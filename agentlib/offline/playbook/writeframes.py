@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import re
 
-from agentlib.offline.playbook.clause import IT, Clause, _exts, _folder, _number, _plain
+from agentlib.offline.playbook.clause import IT, Clause, _arguments, _exts, _folder, _number, _plain
 from agentlib.offline.playbook.lexicon import CONFIG_FILES, RUNNERS, SHELL
 from agentlib.offline.playbook.reader import Part
 
@@ -204,8 +204,9 @@ def replace(c: Clause, parts: list[Part]) -> Part | None:
     if not old or new is None:
         return None
     both_quoted = old in c.quoted and new in c.quoted
-    if path.rpartition(".")[2].lower() in CONFIG_FILES and not both_quoted and "=" not in old:
-        return None  # 'debug to false' in a config file is a setting, not a text
+    literal = both_quoted or "=" in old or marker.text.lower() == "with" or old.isdigit()
+    if path.rpartition(".")[2].lower() in CONFIG_FILES and not literal:
+        return None  # 'debug to false' in a config file is a setting; 'replace 80 with 81' a text
     if symbol and not re.fullmatch(r"\w+", old):
         return None
     return Part("replace", {"path": path, "old": old, "new": new, "all": True, "words": symbol})
@@ -294,7 +295,7 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
         c.take("mark", "with")
         at = c.items.index(marker)
         near = c.items[max(0, at - 3) : at + 6]
-        args = [i.value for i in near if i.role in ("num", "word", "quote") and not i.used]
+        args = _arguments([i for i in near if i.role in ("num", "word", "quote") and not i.used])
         for i in near:
             if i.role in ("num", "word", "quote"):
                 i.used = True
