@@ -2,7 +2,7 @@
 
 It acts only when the reader (reader.py) understood every part of the request; otherwise it
 passes, and the Fallback declines honestly, naming the part it could not read. The plays are in
-plays.py, writeplays.py, fileplays.py and valueplays.py; what they are made of is in actions.py.
+plays.py, writeplays.py and fileplays.py; what a play is made of is in actions.py.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from agentlib.messages import content_blocks
 from agentlib.offline.conversation import Round, last_prompt, offered_tools, rounds_since
-from agentlib.offline.playbook import fileplays, plays, valueplays, writeplays
+from agentlib.offline.playbook import fileplays, plays, writeplays
 from agentlib.offline.playbook.actions import Act, Actions, MissingTools, Play, Stopped
 from agentlib.offline.playbook.context import advice
 from agentlib.offline.playbook.reader import Found, Part, Request, read
@@ -42,8 +42,8 @@ PLAYS: dict[str, Callable[..., Play]] = {
     "delete_except": fileplays.delete_except,
     "pick": fileplays.pick,
     "sum": fileplays.total,
-    "version": valueplays.version,
-    "setting": valueplays.setting,
+    "version": plays.version,
+    "setting": plays.setting,
 }
 
 
@@ -62,7 +62,7 @@ def perform(act: Actions, request: Request, context: str) -> Play:
                 yield from _check(act, *part.when)
             answer = yield from PLAYS[part.kind](act, **params)
         except Stopped as stopped:
-            answer = stopped.answer
+            answer = str(stopped)
         if answer and answer not in answers:
             answers.append(answer)
     return "\n\n".join(answers)
@@ -75,17 +75,16 @@ def _check(act: Actions, path: str, exists: bool) -> Play:
         f"我先看看 {path} 是否存在。",
         act.run(f"test -e {shlex.quote(path)} && echo exists || echo missing"),
     )
-    act.stop_if(
-        ("exists" in out.text.split()) != exists,
-        *(
-            (f"{path} does not exist, so I did nothing.", f"{path} 不存在，所以我什么都没做。")
-            if exists
-            else (
-                f"{path} already exists, so I left it as it is.",
-                f"{path} 已经存在，所以我没有动它。",
-            )
-        ),
-    )
+    if ("exists" in out.text.split()) != exists:
+        missing = (
+            f"{path} does not exist, so I did nothing.",
+            f"{path} 不存在，所以我什么都没做。",
+        )
+        there = (
+            f"{path} already exists, so I left it as it is.",
+            f"{path} 已经存在，所以我没有动它。",
+        )
+        raise Stopped(act.tr(*(missing if exists else there)))
 
 
 class Playbook:
@@ -106,30 +105,23 @@ class Playbook:
         parsed = read(prompt, earlier_prompts(messages[:index]))
         if parsed.unclear or parsed.danger:
             return None  # the Fallback declines, naming the words it could not place
-        offered = offered_tools(request)
-        context = surface
+        act = Actions(offered_tools(request), parsed.chinese)
         try:
-            steps = perform(Actions(offered, parsed.chinese), parsed, context)
-            return _next_turn(steps, rounds_since(messages, index))
+            return _next_turn(perform(act, parsed, surface), rounds_since(messages, index))
         except MissingTools as missing:
-            tools = ", ".join(sorted(offered))
-            return say(
-                Actions(offered, parsed.chinese).tr(
-                    f"I am the offline model. I know this task, but I need a {missing} tool for "
-                    + (
-                        f"it and this request offers {tools}."
-                        if tools
-                        else "it, and this request "
-                        "offers no tools: send it with tools=[...] that include one."
-                    ),
-                    f"我是离线模型。这个任务我会做，但需要 {missing} 工具，"
-                    + (
-                        f"而这次请求只提供了 {tools}。"
-                        if tools
-                        else "而这次请求没有提供任何工具：请在 tools=[...] 里加上一个。"
-                    ),
+            tools = ", ".join(sorted(act.offered))
+            offers = act.tr(f"it and this request offers {tools}.", f"而这次请求只提供了 {tools}。")
+            if not tools:
+                offers = act.tr(
+                    "it, and this request offers no tools: send it with tools=[...] "
+                    "that include one.",
+                    "而这次请求没有提供任何工具：请在 tools=[...] 里加上一个。",
                 )
+            need = (
+                f"I am the offline model. I know this task, but I need a {missing} tool for ",
+                f"我是离线模型。这个任务我会做，但需要 {missing} 工具，",
             )
+            return say(act.tr(*need) + offers)
 
 
 def earlier_prompts(messages: list[dict[str, Any]]) -> list[str]:
@@ -141,16 +133,9 @@ def earlier_prompts(messages: list[dict[str, Any]]) -> list[str]:
     while (last := last_prompt(messages)) is not None:
         index, prompt = last
         answers = [m for m in messages[index + 1 :] if m.get("role") == "assistant"]
-        texts = (
-            [
-                b.get("text", "")
-                for b in content_blocks(answers[-1]["content"])
-                if b.get("type") == "text"
-            ]
-            if answers
-            else []
-        )
-        listed = re.findall(r"^  - (\S+)$|^(?:找到 )?1 个[^：\n]*：(\S+)$", "\n".join(texts), re.M)
+        blocks = content_blocks(answers[-1]["content"]) if answers else []
+        text = "\n".join(b.get("text", "") for b in blocks if b.get("type") == "text")
+        listed = re.findall(r"^  - (\S+)$|^(?:找到 )?1 个[^：\n]*：(\S+)$", text, re.M)
         found[:0] = [prompt] + ([Found(next(filter(None, listed[0])))] if len(listed) == 1 else [])
         messages = messages[:index]
     return found

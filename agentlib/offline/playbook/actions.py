@@ -36,19 +36,11 @@ Play = Generator[Act, Any, str]  # yields tool calls, receives their results, re
 
 
 class MissingTools(Exception):
-    """The request does not offer any tool that could do this step."""
-
-    def __init__(self, *names: str) -> None:
-        self.names = names
-        super().__init__(" or ".join(names))
+    """The request does not offer any tool that could do this step (the message names them)."""
 
 
 class Stopped(Exception):
-    """A play ends before its last step: ``answer`` is its part of the final answer."""
-
-    def __init__(self, answer: str) -> None:
-        self.answer = answer
-        super().__init__(answer)
+    """A play ends before its last step; the message is its part of the final answer."""
 
 
 @dataclass
@@ -89,7 +81,7 @@ class Actions:
         for name in names:
             if name in self.offered:
                 return name
-        raise MissingTools(*names)
+        raise MissingTools(" or ".join(names))
 
     def run(self, command: str) -> dict[str, Any]:
         """Run a shell command (needs bash)."""

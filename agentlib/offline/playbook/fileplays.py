@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
 from typing import Any
@@ -299,20 +298,6 @@ def delete_except(act: Actions, keep: list[str], folder: str) -> Play:
     if not found:
         return act.tr("There is nothing else to delete.", "没有别的文件可删。")
     return (yield from delete(act, found))
-
-
-def replace_command(path: str, old: str, new: str, every: bool, words: bool) -> str:
-    """A python3 one-off that replaces text (whole words only, if asked) and says how often."""
-    find = rf"\b{re.escape(old)}\b" if words else re.escape(old)
-    script = (
-        "import re\nfrom pathlib import Path\n"
-        f"p = Path({json.dumps(path)}); find = re.compile({json.dumps(find)})\n"
-        "text = p.read_text(encoding='utf-8'); n = len(find.findall(text))\n"
-        f"if not n: raise SystemExit('error: ' + {json.dumps(repr(old))} + f' not found in {{p}}')\n"
-        f"p.write_text(find.sub(lambda m: {json.dumps(new)}, text, count={0 if every else 1}), encoding='utf-8')\n"
-        f"print(f'replaced {{n if {every} else 1}} of {{n}} occurrence(s) in {{p}}')\n"
-    )
-    return f"python3 - <<'AGENTLIB_EOF'\n{script}AGENTLIB_EOF"
 
 
 LISTING = "find . -type f -not -path './.git/*' -printf '%s\\t%T@\\t%P\\n'"

@@ -8,7 +8,6 @@ import shlex
 from typing import Any
 
 from agentlib.offline.conversation import Result
-from agentlib.offline.playbook import fileplays
 from agentlib.offline.playbook.actions import Actions, Play, failed
 from agentlib.offline.playbook.lexicon import RUNNERS
 
@@ -236,12 +235,26 @@ def append(act: Actions, path: str, text: str) -> Play:
     )
 
 
+def replace_command(path: str, old: str, new: str, every: bool, words: bool) -> str:
+    """A python3 one-off that replaces text (whole words only, if asked) and says how often."""
+    find = rf"\b{re.escape(old)}\b" if words else re.escape(old)
+    script = (
+        "import re\nfrom pathlib import Path\n"
+        f"p = Path({json.dumps(path)}); find = re.compile({json.dumps(find)})\n"
+        "text = p.read_text(encoding='utf-8'); n = len(find.findall(text))\n"
+        f"if not n: raise SystemExit('error: ' + {json.dumps(repr(old))} + f' not found in {{p}}')\n"
+        f"p.write_text(find.sub(lambda m: {json.dumps(new)}, text, count={0 if every else 1}), encoding='utf-8')\n"
+        f"print(f'replaced {{n if {every} else 1}} of {{n}} occurrence(s) in {{p}}')\n"
+    )
+    return f"python3 - <<'AGENTLIB_EOF'\n{script}AGENTLIB_EOF"
+
+
 def replace(act: Actions, path: str, old: str, new: str, all: bool, words: bool) -> Play:
     """Replace text in a file: every occurrence unless told 'only the first'; plain words whole."""
     if all and not words and act.has("edit_file"):
         edit = act.edit(path, old, new, None, replace_all=True)
     else:
-        edit = act.run(fileplays.replace_command(path, old, new, all, words))
+        edit = act.run(replace_command(path, old, new, all, words))
     edited = yield act.step(
         f"I'll replace {old!r} with {new!r} in {path}.",
         f"我来把 {path} 里的 {old!r} 替换成 {new!r}。",
