@@ -1,7 +1,7 @@
 """The plays' answers when a step fails or a condition does not hold, in English and Chinese.
 
-Each case drives Playbook.answer with the request the simulator would pass it and the tool results
-given (a real workspace cannot easily make a write fail), and checks the whole answer.
+Each case drives Playbook.answer with a request (its messages and tools), hands back the tool
+results given (a real workspace cannot easily make a write fail), and checks the whole answer.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Playbook policy: read the request into parts, then play every part against the real tool results.
+"""The Playbook policy: read the request into parts, then play each part against real tool results.
 
 It acts only when the reader (reader.py) understood every part of the request; otherwise it
 passes, and the Fallback declines honestly, naming the part it could not read. The plays are in

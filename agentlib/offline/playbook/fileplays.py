@@ -1,4 +1,4 @@
-"""Plays over many files: list, count, search, and move, copy or delete (answers read from real listings)."""
+"""Plays over many files: list, count, search, move, copy, delete (read from real listings)."""
 
 from __future__ import annotations
 
@@ -62,13 +62,13 @@ def list_files(act: Actions, **p: Any) -> Play:
     """List files (by folder, extension, name, hidden, recursively, skipping folders)."""
     out = yield act.step("I'll look for the files.", "我来查找文件。", _listing(act, p))
     act.stop_if(failed(out), *LISTING_FAILED, out.text)
-    found = [path for path in _paths(out.text) if _keep(path, p, p.get("folder"))]
-    python = p.get("ext") == ["py"] and not p.get("folder") and not p.get("skip")
+    folder = p.get("folder")
+    found = [path for path in _paths(out.text) if _keep(path, p, folder)]
+    python = p.get("ext") == ["py"] and not folder and not p.get("skip")
     kind = act.tr("Python file", "Python文件") if python else act.tr("file", "文件")
     # quote the tool only when it said something other than paths (the filter removed the rest)
     said = "" if _paths(out.text) else "\n" + quote(out.text)
     folders = 0 if python else sum(path.endswith("/") for path in found)
-    folder = p.get("folder")
     if not found and folder and act.has("bash"):  # a word that names no folder is not one
         there = yield act.step(
             f"Let me check that {folder}/ is a folder.",
@@ -82,7 +82,7 @@ def list_files(act: Actions, **p: Any) -> Play:
         )
     if act.zh:
         if not found:
-            where = "当前目录" if not p.get("folder") else f"{p['folder']}/ 里"
+            where = f"{folder}/ 里" if folder else "当前目录"
             return f"{where}没有符合条件的{kind}。{said}"
         head = f"当前目录有{len(found)}个{kind}：" if python else f"找到 {len(found)} 个{kind}："
         if folders:
@@ -90,7 +90,7 @@ def list_files(act: Actions, **p: Any) -> Play:
         return head + "、".join(found)
     if not found:
         what = "Python files" if python else "matching files"
-        where = f"in {p['folder']}/" if p.get("folder") else "here"
+        where = f"in {folder}/" if folder else "here"
         return f"There are no {what} {where}.{said}"
     listing = "\n".join(f"  - {name}" for name in found)
     if folders:  # 'docs/' is a folder, not a file
@@ -113,9 +113,8 @@ def count(act: Actions, unit: str, paths: list[str] | None = None, **p: Any) -> 
         out = yield act.step(
             f"I'll count with `{command}`.", f"我用 `{command}` 来统计。", act.run(command)
         )
-        act.stop_if(
-            failed(out), "Counting failed. The tool said:", "统计失败。工具输出：", out.text
-        )
+        error = ("Counting failed. The tool said:", "统计失败。工具输出：")
+        act.stop_if(failed(out), *error, out.text)
         rows = [line.split(None, 1) for line in out.text.splitlines() if line.strip()]
         word = act.tr(unit, "行" if unit == "lines" else "个单词")
         said = [
@@ -131,11 +130,8 @@ def count(act: Actions, unit: str, paths: list[str] | None = None, **p: Any) -> 
         _listing(act, p, files_only=True),
     )
     act.stop_if(failed(out), *LISTING_FAILED, out.text)
-    found = [
-        path
-        for path in _paths(out.text)
-        if not path.endswith("/") and _keep(path, p, p.get("folder"))
-    ]
+    found = [path for path in _paths(out.text) if _keep(path, p, p.get("folder"))]
+    found = [path for path in found if not path.endswith("/")]
     kind = f".{'/.'.join(p['ext'])} " if p.get("ext") else ""
     where = act.tr(f" in {p['folder']}/", f"{p['folder']}/ 里") if p.get("folder") else ""
     head = act.tr(
@@ -159,12 +155,8 @@ def search(act: Actions, text: str, imports: bool, **p: Any) -> Play:
         f"I'll search with `{command}`.", f"我用 `{command}` 来搜索。", act.run(command)
     )
     nothing = out.text.strip().endswith("[exit code 1]") and not _paths(out.text)
-    act.stop_if(
-        failed(out) and not nothing,
-        "The search failed. The tool said:",
-        "搜索失败。工具输出：",
-        out.text,
-    )
+    error = ("The search failed. The tool said:", "搜索失败。工具输出：")
+    act.stop_if(failed(out) and not nothing, *error, out.text)
     found = sorted(path for path in _paths(out.text) if _keep(path, {**p, "hidden": "also"}, None))
     verb = (
         act.tr(f"import {text}", f"导入了 {text}")
@@ -178,11 +170,8 @@ def search(act: Actions, text: str, imports: bool, **p: Any) -> Play:
         return act.said(f"No files {verb}.", f"没有文件{verb}。", out.text)
     if act.zh:
         return f"{len(found)} 个文件{verb}：" + "、".join(found)
-    verb = (
-        verb
-        if len(found) != 1
-        else verb.replace("import ", "imports ", 1).replace("contain ", "contains ", 1)
-    )
+    if len(found) == 1:
+        verb = verb.replace("import ", "imports ", 1).replace("contain ", "contains ", 1)
     return f"{plural(len(found), 'file')} {verb}:\n" + "\n".join(f"  - {name}" for name in found)
 
 
@@ -333,12 +322,8 @@ def total(act: Actions, path: str) -> Play:
     """The sum of the numbers written in a file."""
     shown = yield act.step(f"I'll read {path}.", f"我来读取 {path}。", act.read(path))
     numbers = re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", shown.text)
-    act.stop_if(
-        shown.is_error or not numbers,
-        f"I found no numbers in {path}. The tool said:",
-        f"{path} 里没有找到数字。工具输出：",
-        shown.text,
-    )
+    none = (f"I found no numbers in {path}. The tool said:", f"{path} 里没有找到数字。工具输出：")
+    act.stop_if(shown.is_error or not numbers, *none, shown.text)
     value = sum(float(n) for n in numbers)
     value = int(value) if value.is_integer() else round(value, 10)
     return act.tr(

@@ -39,12 +39,11 @@ def git(act: Actions, what: str, n: int) -> Play:
     if what == "branch" and not act.has("bash"):
         head = yield act.step("I'll read .git/HEAD.", "我来读取 .git/HEAD。", act.read(".git/HEAD"))
         ref = re.search(r"ref: refs/heads/(\S+)", head.text)
-        act.stop_if(
-            failed(head) or not ref,
+        none = (
             "I could not find a branch in .git/HEAD. The tool said:",
             "在 .git/HEAD 里没找到分支。工具输出：",
-            head.text,
         )
+        act.stop_if(failed(head) or not ref, *none, head.text)
         return act.tr(
             f"The current git branch is `{ref[1]}` (from .git/HEAD).",
             f"当前 git 分支是 `{ref[1]}`（读自 .git/HEAD）。",
@@ -215,7 +214,7 @@ def version(act: Actions, path: str, to: str | None, bump: str | None) -> Play:
 
 
 def _lookup(text: str, key: str) -> tuple[str, str] | None:
-    """The value of ``key`` (any case) and the line that sets it: JSON keys, else 'key = value' lines."""
+    """The value of ``key`` (any case) and the line that sets it: JSON keys, else 'key = value'."""
     try:
         data = json.loads(text)
     except ValueError:
