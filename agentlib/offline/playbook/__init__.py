@@ -1,7 +1,8 @@
-"""The Playbook policy: read the request into parts, then play every part against the real tool results.
+"""The Playbook policy: read the request into parts, then play each part against real tool results.
 
-It acts only when it understood every part of the request (see parser.py); otherwise it
-passes, and the Fallback declines honestly, naming the part it could not read.
+It acts only when the reader (reader.py) understood every part of the request; otherwise it
+passes, and the Fallback declines honestly, naming the part it could not read. The plays are in
+plays.py, writeplays.py and fileplays.py; what a play is made of is in actions.py.
 """
 
 from __future__ import annotations
@@ -9,27 +10,18 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from agentlib.messages import content_blocks
 from agentlib.offline.conversation import Round, last_prompt, offered_tools, rounds_since
-from agentlib.offline.playbook import fileplays, plays, valueplays, writeplays
-from agentlib.offline.playbook.actions import Act, Actions, MissingTools, tr
+from agentlib.offline.playbook import fileplays, plays, writeplays
+from agentlib.offline.playbook.actions import Act, Actions, MissingTools, Play, Stopped
 from agentlib.offline.playbook.context import advice
 from agentlib.offline.playbook.reader import Found, Part, Request, read
 from agentlib.offline.script import Reply, call, reply, say
 
-
-def _transfer(verb: str) -> Callable[..., plays.Play]:
-    return lambda act, zh, **p: fileplays.transfer(act, zh, verb, **p)
-
-
-def _nothing(act: Actions, zh: bool, **params: Any) -> plays.Play:
-    return ""
-    yield  # pragma: no cover
-
-
-PLAYS: dict[str, Callable[..., plays.Play]] = {
+PLAYS: dict[str, Callable[..., Play]] = {
     "chat": plays.chat,
     "math": plays.math,
     "git": plays.git,
@@ -43,54 +35,56 @@ PLAYS: dict[str, Callable[..., plays.Play]] = {
     "list": fileplays.list_files,
     "count": fileplays.count,
     "search": fileplays.search,
-    "move": _transfer("move"),
-    "copy": _transfer("copy"),
+    "move": partial(fileplays.transfer, verb="move"),
+    "copy": partial(fileplays.transfer, verb="copy"),
     "delete": fileplays.delete,
     "delete_ext": fileplays.delete_ext,
     "delete_except": fileplays.delete_except,
     "pick": fileplays.pick,
     "sum": fileplays.total,
-    "version": valueplays.version,
-    "setting": valueplays.setting,
-    "guard": _nothing,  # checked by the reader: nothing left to do
+    "version": plays.version,
+    "setting": plays.setting,
 }
 
 
-def perform(act: Actions, request: Request, context: str) -> plays.Play:
+def perform(act: Actions, request: Request, context: str) -> Play:
     """Play every part in order; the answer joins what each part found."""
     answers = []
     for part in request.parts:
+        if part.kind == "guard":
+            continue  # checked by the reader: nothing left to do
         params = dict(part.params)
         if part.kind == "chat":
             chapter = "s01" if act.offered == {"bash"} else "s02"
             params["advice"] = advice(context, request.chinese, chapter)
-        if part.when and not (yield from _holds(act, request.chinese, *part.when)):
-            answer = _not_done(request.chinese, *part.when)
-        else:
-            answer = yield from PLAYS[part.kind](act, request.chinese, **params)
+        try:
+            if part.when:
+                yield from _check(act, *part.when)
+            answer = yield from PLAYS[part.kind](act, **params)
+        except Stopped as stopped:
+            answer = str(stopped)
         if answer and answer not in answers:
             answers.append(answer)
     return "\n\n".join(answers)
 
 
-def _holds(act: Actions, zh: bool, path: str, exists: bool) -> plays.Play:
-    """Whether the path exists as the condition wants (asked of the real workspace)."""
-    quoted = shlex.quote(path)
-    out = yield Act(
-        [act.run(f"test -e {quoted} && echo exists || echo missing")],
-        tr(zh, f"First I'll check whether {path} exists.", f"我先看看 {path} 是否存在。"),
+def _check(act: Actions, path: str, exists: bool) -> Play:
+    """Stop the part unless the path exists as its condition wants (asked of the workspace)."""
+    out = yield act.step(
+        f"First I'll check whether {path} exists.",
+        f"我先看看 {path} 是否存在。",
+        act.run(f"test -e {shlex.quote(path)} && echo exists || echo missing"),
     )
-    return ("exists" in out.text.split()) == exists
-
-
-def _not_done(zh: bool, path: str, exists: bool) -> str:
-    if exists:
-        return tr(
-            zh, f"{path} does not exist, so I did nothing.", f"{path} 不存在，所以我什么都没做。"
+    if ("exists" in out.text.split()) != exists:
+        missing = (
+            f"{path} does not exist, so I did nothing.",
+            f"{path} 不存在，所以我什么都没做。",
         )
-    return tr(
-        zh, f"{path} already exists, so I left it as it is.", f"{path} 已经存在，所以我没有动它。"
-    )
+        there = (
+            f"{path} already exists, so I left it as it is.",
+            f"{path} 已经存在，所以我没有动它。",
+        )
+        raise Stopped(act.tr(*(missing if exists else there)))
 
 
 class Playbook:
@@ -111,31 +105,23 @@ class Playbook:
         parsed = read(prompt, earlier_prompts(messages[:index]))
         if parsed.unclear or parsed.danger:
             return None  # the Fallback declines, naming the words it could not place
-        offered = offered_tools(request)
-        context = surface
+        act = Actions(offered_tools(request), parsed.chinese)
         try:
-            steps = perform(Actions(offered), parsed, context)
-            return _next_turn(steps, rounds_since(messages, index))
+            return _next_turn(perform(act, parsed, surface), rounds_since(messages, index))
         except MissingTools as missing:
-            tools = ", ".join(sorted(offered))
-            return say(
-                tr(
-                    parsed.chinese,
-                    f"I am the offline model. I know this task, but I need a {missing} tool for "
-                    + (
-                        f"it and this request offers {tools}."
-                        if tools
-                        else "it, and this request "
-                        "offers no tools: send it with tools=[...] that include one."
-                    ),
-                    f"我是离线模型。这个任务我会做，但需要 {missing} 工具，"
-                    + (
-                        f"而这次请求只提供了 {tools}。"
-                        if tools
-                        else "而这次请求没有提供任何工具：请在 tools=[...] 里加上一个。"
-                    ),
+            tools = ", ".join(sorted(act.offered))
+            offers = act.tr(f"it and this request offers {tools}.", f"而这次请求只提供了 {tools}。")
+            if not tools:
+                offers = act.tr(
+                    "it, and this request offers no tools: send it with tools=[...] "
+                    "that include one.",
+                    "而这次请求没有提供任何工具：请在 tools=[...] 里加上一个。",
                 )
+            need = (
+                f"I am the offline model. I know this task, but I need a {missing} tool for ",
+                f"我是离线模型。这个任务我会做，但需要 {missing} 工具，",
             )
+            return say(act.tr(*need) + offers)
 
 
 def earlier_prompts(messages: list[dict[str, Any]]) -> list[str]:
@@ -147,22 +133,15 @@ def earlier_prompts(messages: list[dict[str, Any]]) -> list[str]:
     while (last := last_prompt(messages)) is not None:
         index, prompt = last
         answers = [m for m in messages[index + 1 :] if m.get("role") == "assistant"]
-        texts = (
-            [
-                b.get("text", "")
-                for b in content_blocks(answers[-1]["content"])
-                if b.get("type") == "text"
-            ]
-            if answers
-            else []
-        )
-        listed = re.findall(r"^  - (\S+)$|^(?:找到 )?1 个[^：\n]*：(\S+)$", "\n".join(texts), re.M)
+        blocks = content_blocks(answers[-1]["content"]) if answers else []
+        text = "\n".join(b.get("text", "") for b in blocks if b.get("type") == "text")
+        listed = re.findall(r"^  - (\S+)$|^(?:找到 )?1 个[^：\n]*：(\S+)$", text, re.M)
         found[:0] = [prompt] + ([Found(next(filter(None, listed[0])))] if len(listed) == 1 else [])
         messages = messages[:index]
     return found
 
 
-def _next_turn(steps: plays.Play, rounds: list[Round]) -> Reply | None:
+def _next_turn(steps: Play, rounds: list[Round]) -> Reply | None:
     """Replay the play over the rounds already in the history; return its next turn."""
     try:
         act: Act = next(steps)

@@ -1,9 +1,16 @@
-"""Tool calls the playbook can make, each built from whichever tools the request offers."""
+"""What a play is made of: the tool calls it can make, and the sentences it says in either language.
+
+A play is a generator: it yields an ``Act`` (tool calls) and receives what the tools returned (one
+``Result``, or a list when the act made several calls); its return value is its part of the final
+answer. A step that fails ends the play early through ``Actions.stop_if``. The playbook replays
+the plays against the history in each request, so the server keeps no state.
+"""
 
 from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,14 +24,6 @@ FAILED = re.compile(
 )
 
 
-class MissingTools(Exception):
-    """The request does not offer any tool that could do this step."""
-
-    def __init__(self, *names: str) -> None:
-        self.names = names
-        super().__init__(" or ".join(names))
-
-
 @dataclass
 class Act:
     """One model turn of a play: optional text, then tool calls (all sent in one reply)."""
@@ -33,11 +32,46 @@ class Act:
     text: str | None = None
 
 
+Play = Generator[Act, Any, str]  # yields tool calls, receives their results, returns the answer
+
+
+class MissingTools(Exception):
+    """The request does not offer any tool that could do this step (the message names them)."""
+
+
+class Stopped(Exception):
+    """A play ends before its last step; the message is its part of the final answer."""
+
+
 @dataclass
 class Actions:
-    """Builds calls for the offered tools: s02's file tools when present, else bash."""
+    """Builds calls for the offered tools (s02's file tools when present, else bash), and words
+    every sentence of a play in the language of the request."""
 
     offered: set[str] = field(default_factory=set)
+    zh: bool = False
+
+    def tr(self, english: str, chinese: str) -> str:
+        """The sentence in the language of the request."""
+        return chinese if self.zh else english
+
+    def said(self, english: str, chinese: str, output: str) -> str:
+        """A sentence of the answer, then what the tool said below it."""
+        return self.tr(english, chinese) + quote(output)
+
+    def told(self, result: Result, failure: tuple[str, str], success: tuple[str, str]) -> str:
+        """What went wrong or what was done (English, Chinese), then what the tool said below it."""
+        return self.said(*(failure if failed(result) else success), result.text)
+
+    def step(self, english: str, chinese: str, *calls: dict[str, Any]) -> Act:
+        """One turn of a play: what it is about to do, then the calls that do it."""
+        return Act(list(calls), self.tr(english, chinese))
+
+    def stop_if(self, stop: bool, english: str, chinese: str, output: str | None = None) -> None:
+        """End the play here when ``stop`` holds: this sentence, then any tool output below it."""
+        if stop:
+            answer = self.tr(english, chinese)
+            raise Stopped(answer if output is None else answer + quote(output))
 
     def has(self, name: str) -> bool:
         """Whether the request offers a tool with this name."""
@@ -47,7 +81,7 @@ class Actions:
         for name in names:
             if name in self.offered:
                 return name
-        raise MissingTools(*names)
+        raise MissingTools(" or ".join(names))
 
     def run(self, command: str) -> dict[str, Any]:
         """Run a shell command (needs bash)."""
@@ -83,21 +117,13 @@ class Actions:
         """Replace ``old`` by ``new``: edit_file, else rewrite the whole file through bash."""
         if self._pick("edit_file", "bash") == "edit_file" or whole_new_text is None:
             flag = {"replace_all": True} if replace_all else {}
-            return {
-                "name": "edit_file",
-                "input": {"path": path, "old_text": old, "new_text": new, **flag},
-            }
+            inputs = {"path": path, "old_text": old, "new_text": new, **flag}
+            return {"name": "edit_file", "input": inputs}
         return self.write(path, whole_new_text)
 
     def glob(self, pattern: str) -> dict[str, Any]:
         """Find paths matching a glob pattern (needs glob)."""
         return {"name": self._pick("glob"), "input": {"pattern": pattern}}
-
-    def find(self, pattern: str) -> dict[str, Any]:
-        """Find files by name pattern anywhere below the root: glob, else find."""
-        if self._pick("glob", "bash") == "glob":
-            return {"name": "glob", "input": {"pattern": f"**/{pattern}"}}
-        return self.run(f"find . -name {shlex.quote(pattern)} -not -path '*/.*' | sort")
 
     def list_dir(self, folder: str) -> dict[str, Any]:
         """List a folder: bash ls -l when present (shows sizes), else glob."""
@@ -106,24 +132,34 @@ class Actions:
         return {"name": "glob", "input": {"pattern": f"{folder}/*"}}
 
 
+def read_text(act: Actions, path: str, head: int | None = None, tail: int | None = None) -> Play:
+    """Read a file and return its text; the play stops with the tool's own words if it can't."""
+    shown = yield act.step(f"I'll read {path}.", f"我来读取 {path}。", act.read(path, head, tail))
+    # a file may itself hold 'Error:' or a traceback: only the tool's own failure counts here
+    if act.has("read_file") or shown.is_error:
+        unread = shown.is_error
+    else:  # cat/head/tail fail with their own name or a non-zero exit code
+        unread = bool(re.search(r"\[exit code [1-9]\d*\]\s*$|^(?:cat|head|tail): ", shown.text))
+    act.stop_if(
+        unread,
+        f"I could not read {path}. The tool said:",
+        f"没能读取 {path}。工具输出：",
+        shown.text,
+    )
+    return shown.text
+
+
 def failed(result: Result) -> bool:
     """Whether a tool result reports a failure (an error result, or an error in the output)."""
     return result.is_error or bool(FAILED.search(result.text))
 
 
-def tr(zh: bool, english: str, chinese: str) -> str:
-    """The sentence in the language of the request."""
-    return chinese if zh else english
-
-
-def told(result: Result, zh: bool, failure: tuple[str, str], success: tuple[str, str]) -> str:
-    """What went wrong or what was done (English, Chinese), then what the tool said below it."""
-    english, chinese = failure if failed(result) else success
-    return tr(zh, english, chinese) + quote(result.text)
+def plural(n: int, noun: str) -> str:
+    """'1 file', '2 files': a count that reads right."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def quote(text: str, limit: int = 1500) -> str:
     """Tool output as an indented block on the lines below a sentence of the answer, cut if long."""
-    text = text.rstrip() or "(no output)"
-    text = clip(text, limit)
+    text = clip(text.rstrip() or "(no output)", limit)
     return "".join("\n    " + line for line in text.splitlines())

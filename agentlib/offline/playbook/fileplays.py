@@ -1,14 +1,12 @@
-"""Plays over many files: list, count, search, and move, copy or delete (answers read from real listings)."""
+"""Plays over many files: list, count, search, move, copy, delete (read from real listings)."""
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
 from typing import Any
 
-from agentlib.offline.playbook.actions import Act, Actions, failed, quote, tr
-from agentlib.offline.playbook.plays import Play, _count, _read_failed
+from agentlib.offline.playbook.actions import Actions, Play, failed, plural, quote, read_text
 
 NOTES = ("no files", "(", "...", "[exit code", "no such file")
 
@@ -43,7 +41,7 @@ def _keep(path: str, p: dict[str, Any], top: str | None) -> bool:
     return not any(path == s or path.startswith(f"{s}/") for s in p.get("skip", []))
 
 
-def _listing(act: Actions, p: dict[str, Any], files_only: bool = False) -> Act:
+def _listing(act: Actions, p: dict[str, Any], files_only: bool = False) -> dict[str, Any]:
     """One call that lists what the request is about: glob when it can, else find/ls."""
     folder = p.get("folder")
     if not p.get("recursive") and not files_only:
@@ -57,34 +55,34 @@ def _listing(act: Actions, p: dict[str, Any], files_only: bool = False) -> Act:
     return act.run(f"find {where} -type f -not -path '*/.git/*' | sort")
 
 
-def list_files(act: Actions, zh: bool, **p: Any) -> Play:
+LISTING_FAILED = ("The listing failed. The tool said:", "列出文件失败。工具输出：")
+
+
+def list_files(act: Actions, **p: Any) -> Play:
     """List files (by folder, extension, name, hidden, recursively, skipping folders)."""
-    out = yield Act([_listing(act, p)], tr(zh, "I'll look for the files.", "我来查找文件。"))
-    if failed(out):
-        return tr(zh, "The listing failed. The tool said:", "列出文件失败。工具输出：") + quote(
-            out.text
-        )
-    found = [path for path in _paths(out.text) if _keep(path, p, p.get("folder"))]
-    python = p.get("ext") == ["py"] and not p.get("folder") and not p.get("skip")
-    kind = tr(zh, "Python file", "Python文件") if python else tr(zh, "file", "文件")
+    out = yield act.step("I'll look for the files.", "我来查找文件。", _listing(act, p))
+    act.stop_if(failed(out), *LISTING_FAILED, out.text)
+    folder = p.get("folder")
+    found = [path for path in _paths(out.text) if _keep(path, p, folder)]
+    python = p.get("ext") == ["py"] and not folder and not p.get("skip")
+    kind = act.tr("Python file", "Python文件") if python else act.tr("file", "文件")
     # quote the tool only when it said something other than paths (the filter removed the rest)
     said = "" if _paths(out.text) else "\n" + quote(out.text)
     folders = 0 if python else sum(path.endswith("/") for path in found)
-    folder = p.get("folder")
     if not found and folder and act.has("bash"):  # a word that names no folder is not one
-        there = yield Act(
-            [act.run(f"test -d {shlex.quote(folder)} && echo folder || echo missing")],
-            tr(zh, f"Let me check that {folder}/ is a folder.", f"我看看 {folder}/ 是不是文件夹。"),
+        there = yield act.step(
+            f"Let me check that {folder}/ is a folder.",
+            f"我看看 {folder}/ 是不是文件夹。",
+            act.run(f"test -d {shlex.quote(folder)} && echo folder || echo missing"),
         )
-        if "folder" not in there.text.split():
-            return tr(
-                zh,
-                f"There is no folder called {folder} here, so I listed nothing.",
-                f"这里没有叫 {folder} 的文件夹，所以我没有列出任何文件。",
-            )
-    if zh:
+        act.stop_if(
+            "folder" not in there.text.split(),
+            f"There is no folder called {folder} here, so I listed nothing.",
+            f"这里没有叫 {folder} 的文件夹，所以我没有列出任何文件。",
+        )
+    if act.zh:
         if not found:
-            where = "当前目录" if not p.get("folder") else f"{p['folder']}/ 里"
+            where = f"{folder}/ 里" if folder else "当前目录"
             return f"{where}没有符合条件的{kind}。{said}"
         head = f"当前目录有{len(found)}个{kind}：" if python else f"找到 {len(found)} 个{kind}："
         if folders:
@@ -92,78 +90,59 @@ def list_files(act: Actions, zh: bool, **p: Any) -> Play:
         return head + "、".join(found)
     if not found:
         what = "Python files" if python else "matching files"
-        where = f"in {p['folder']}/" if p.get("folder") else "here"
+        where = f"in {folder}/" if folder else "here"
         return f"There are no {what} {where}.{said}"
     listing = "\n".join(f"  - {name}" for name in found)
     if folders:  # 'docs/' is a folder, not a file
-        return f"Found {_count(len(found) - folders, kind)} and {_count(folders, 'folder')}:\n{listing}"
-    return f"Found {_count(len(found), kind)}:\n{listing}"
+        files = plural(len(found) - folders, kind)
+        return f"Found {files} and {plural(folders, 'folder')}:\n{listing}"
+    return f"Found {plural(len(found), kind)}:\n{listing}"
 
 
-def count(act: Actions, zh: bool, unit: str, paths: list[str] | None = None, **p: Any) -> Play:
+def count(act: Actions, unit: str, paths: list[str] | None = None, **p: Any) -> Play:
     """Count lines, words or a word's occurrences in files, or files themselves (a listing)."""
     if unit == "matches":
-        shown = yield Act(
-            [act.read(paths[0])], tr(zh, f"I'll read {paths[0]}.", f"我来读取 {paths[0]}。")
-        )
-        if _read_failed(act, shown):
-            return tr(
-                zh,
-                f"I could not read {paths[0]}. The tool said:",
-                f"没能读取 {paths[0]}。工具输出：",
-            ) + quote(shown.text)
-        n = shown.text.lower().count(p["term"].lower())
-        return tr(
-            zh,
-            f"{p['term']!r} appears {_count(n, 'time')} in {paths[0]} (ignoring case).",
+        text = yield from read_text(act, paths[0])
+        n = text.lower().count(p["term"].lower())
+        return act.tr(
+            f"{p['term']!r} appears {plural(n, 'time')} in {paths[0]} (ignoring case).",
             f"{p['term']!r} 在 {paths[0]} 里出现了 {n} 次（不区分大小写）。",
         )
     if unit != "files":
-        flag = "-l" if unit == "lines" else "-w"
-        command = f"wc {flag} -- " + " ".join(map(shlex.quote, paths))
-        out = yield Act(
-            [act.run(command)],
-            tr(zh, f"I'll count with `{command}`.", f"我用 `{command}` 来统计。"),
+        command = f"wc {'-l' if unit == 'lines' else '-w'} -- " + " ".join(map(shlex.quote, paths))
+        out = yield act.step(
+            f"I'll count with `{command}`.", f"我用 `{command}` 来统计。", act.run(command)
         )
-        if failed(out):
-            return tr(zh, "Counting failed. The tool said:", "统计失败。工具输出：") + quote(
-                out.text
-            )
+        error = ("Counting failed. The tool said:", "统计失败。工具输出：")
+        act.stop_if(failed(out), *error, out.text)
         rows = [line.split(None, 1) for line in out.text.splitlines() if line.strip()]
-        counts = [
-            (name, number) for number, name in (r for r in rows if len(r) == 2) if name != "total"
-        ]
-        word = tr(zh, unit, "行" if unit == "lines" else "个单词")
+        word = act.tr(unit, "行" if unit == "lines" else "个单词")
         said = [
-            tr(zh, f"{name} has {number} {word}.", f"{name} 有 {number} {word}。")
-            for name, number in counts
+            act.tr(f"{name} has {number} {word}.", f"{name} 有 {number} {word}。")
+            for number, name in (r for r in rows if len(r) == 2)
+            if name != "total"
         ]
         return " ".join(said) + quote(out.text)
     p = {"hidden": "no", "recursive": True, **p}
-    out = yield Act(
-        [_listing(act, p, files_only=True)],
-        tr(zh, "I'll list the files to count them.", "我先列出文件再数。"),
+    out = yield act.step(
+        "I'll list the files to count them.",
+        "我先列出文件再数。",
+        _listing(act, p, files_only=True),
     )
-    if failed(out):
-        return tr(zh, "The listing failed. The tool said:", "列出文件失败。工具输出：") + quote(
-            out.text
-        )
-    found = [
-        path
-        for path in _paths(out.text)
-        if not path.endswith("/") and _keep(path, p, p.get("folder"))
-    ]
+    act.stop_if(failed(out), *LISTING_FAILED, out.text)
+    found = [path for path in _paths(out.text) if _keep(path, p, p.get("folder"))]
+    found = [path for path in found if not path.endswith("/")]
     kind = f".{'/.'.join(p['ext'])} " if p.get("ext") else ""
-    where = tr(zh, f" in {p['folder']}/", f"{p['folder']}/ 里") if p.get("folder") else ""
-    head = tr(
-        zh,
-        f"There {'is' if len(found) == 1 else 'are'} {_count(len(found), kind + 'file')}{where} (not counting hidden ones):",
+    where = act.tr(f" in {p['folder']}/", f"{p['folder']}/ 里") if p.get("folder") else ""
+    head = act.tr(
+        f"There {'is' if len(found) == 1 else 'are'} {plural(len(found), kind + 'file')}{where} "
+        "(not counting hidden ones):",
         f"{where}一共有 {len(found)} 个{kind}文件（不算隐藏文件）：",
     )
     return head + "\n" + "\n".join(f"  - {name}" for name in found)
 
 
-def search(act: Actions, zh: bool, text: str, imports: bool, **p: Any) -> Play:
+def search(act: Actions, text: str, imports: bool, **p: Any) -> Play:
     """Which files contain (or import) some text, from grep's real answer, filtered as asked."""
     where = shlex.quote(p["folder"]) if p.get("folder") else "."
     if imports:
@@ -172,32 +151,28 @@ def search(act: Actions, zh: bool, text: str, imports: bool, **p: Any) -> Play:
     else:
         case = "" if p.get("case") else "i"
         command = f"grep -rlI{case}F --exclude-dir=.git -- {shlex.quote(text)} {where}"
-    out = yield Act(
-        [act.run(command)], tr(zh, f"I'll search with `{command}`.", f"我用 `{command}` 来搜索。")
+    out = yield act.step(
+        f"I'll search with `{command}`.", f"我用 `{command}` 来搜索。", act.run(command)
     )
     nothing = out.text.strip().endswith("[exit code 1]") and not _paths(out.text)
-    if failed(out) and not nothing:
-        return tr(zh, "The search failed. The tool said:", "搜索失败。工具输出：") + quote(out.text)
+    error = ("The search failed. The tool said:", "搜索失败。工具输出：")
+    act.stop_if(failed(out) and not nothing, *error, out.text)
     found = sorted(path for path in _paths(out.text) if _keep(path, {**p, "hidden": "also"}, None))
     verb = (
-        tr(zh, f"import {text}", f"导入了 {text}")
+        act.tr(f"import {text}", f"导入了 {text}")
         if imports
-        else tr(
-            zh,
+        else act.tr(
             f"contain {text!r}" + ("" if p.get("case") else " (ignoring case)"),
             f"包含 {text!r}" + ("" if p.get("case") else "（不区分大小写）"),
         )
     )
     if not found:
-        return tr(zh, f"No files {verb}.", f"没有文件{verb}。") + quote(out.text)
-    if zh:
+        return act.said(f"No files {verb}.", f"没有文件{verb}。", out.text)
+    if act.zh:
         return f"{len(found)} 个文件{verb}：" + "、".join(found)
-    verb = (
-        verb
-        if len(found) != 1
-        else verb.replace("import ", "imports ", 1).replace("contain ", "contains ", 1)
-    )
-    return f"{_count(len(found), 'file')} {verb}:\n" + "\n".join(f"  - {name}" for name in found)
+    if len(found) == 1:
+        verb = verb.replace("import ", "imports ", 1).replace("contain ", "contains ", 1)
+    return f"{plural(len(found), 'file')} {verb}:\n" + "\n".join(f"  - {name}" for name in found)
 
 
 def _transfer(verb: str, src: str, dest: str, into: bool | str) -> str:
@@ -227,161 +202,131 @@ def _safe(paths: list[str]) -> bool:
     )
 
 
-def transfer(act: Actions, zh: bool, verb: str, src: str, dest: str, into: bool | str) -> Play:
+def transfer(act: Actions, verb: str, src: str, dest: str, into: bool | str) -> Play:
     """Move (rename) or copy a file or folder."""
-    if not _safe([src, dest]):
-        return tr(
-            zh,
-            f"I won't {verb} {src!r} to {dest!r}: paths must stay inside the workspace.",
-            f"我不会处理 {src!r} → {dest!r}：路径必须在工作区内。",
-        )
-    out = yield Act(
-        [act.run(_transfer(verb, src, dest, into))],
-        tr(zh, f"I'll {verb} {src}.", f"我来{'移动' if verb == 'move' else '复制'} {src}。"),
+    act.stop_if(
+        not _safe([src, dest]),
+        f"I won't {verb} {src!r} to {dest!r}: paths must stay inside the workspace.",
+        f"我不会处理 {src!r} → {dest!r}：路径必须在工作区内。",
     )
-    if failed(out):
-        return tr(
-            zh,
-            f"I could not {verb} {src}. The tool said:",
-            f"没能{'移动' if verb == 'move' else '复制'} {src}。工具输出：",
-        ) + quote(out.text)
-    done = tr(zh, "Moved" if verb == "move" else "Copied", "已移动" if verb == "move" else "已复制")
-    return tr(zh, f"{done}:", f"{done}：") + quote(out.text)
+    moving = verb == "move"
+    out = yield act.step(
+        f"I'll {verb} {src}.",
+        f"我来{'移动' if moving else '复制'} {src}。",
+        act.run(_transfer(verb, src, dest, into)),
+    )
+    act.stop_if(
+        failed(out),
+        f"I could not {verb} {src}. The tool said:",
+        f"没能{'移动' if moving else '复制'} {src}。工具输出：",
+        out.text,
+    )
+    done = act.tr("Moved" if moving else "Copied", "已移动" if moving else "已复制")
+    return act.said(f"{done}:", f"{done}：", out.text)
 
 
-def delete(act: Actions, zh: bool, paths: list[str]) -> Play:
+def delete(act: Actions, paths: list[str]) -> Play:
     """Delete files or folders (folders with everything in them)."""
-    if not _safe(paths):
-        return tr(
-            zh,
-            "I won't delete that: only named paths inside the workspace.",
-            "我不会删除它：只删除工作区内明确给出的路径。",
-        )
-    names = " ".join(map(shlex.quote, paths))
-    out = yield Act(
-        [act.run(f"rm -r -- {names} && echo deleted: {names}")],
-        tr(zh, f"I'll delete {', '.join(paths)}.", f"我来删除 {'、'.join(paths)}。"),
+    act.stop_if(
+        not _safe(paths),
+        "I won't delete that: only named paths inside the workspace.",
+        "我不会删除它：只删除工作区内明确给出的路径。",
     )
-    if failed(out):
-        return tr(zh, "I could not delete it. The tool said:", "没能删除。工具输出：") + quote(
-            out.text
-        )
-    return tr(zh, f"Deleted {', '.join(paths)}.", f"已删除 {'、'.join(paths)}。") + quote(out.text)
+    names = " ".join(map(shlex.quote, paths))
+    out = yield act.step(
+        f"I'll delete {', '.join(paths)}.",
+        f"我来删除 {'、'.join(paths)}。",
+        act.run(f"rm -r -- {names} && echo deleted: {names}"),
+    )
+    return act.told(
+        out,
+        ("I could not delete it. The tool said:", "没能删除。工具输出："),
+        (f"Deleted {', '.join(paths)}.", f"已删除 {'、'.join(paths)}。"),
+    )
 
 
-def delete_ext(act: Actions, zh: bool, folder: str, ext: list[str], skip: tuple = ()) -> Play:
+def delete_ext(act: Actions, folder: str, ext: list[str], skip: tuple = ()) -> Play:
     """Delete the files with some extension inside one folder (find -delete, listing each)."""
-    if folder != "." and not _safe([folder]):
-        return tr(
-            zh,
-            "I won't delete outside a named folder of the workspace.",
-            "我只删除工作区内指定文件夹里的文件。",
-        )
+    act.stop_if(
+        folder != "." and not _safe([folder]),
+        "I won't delete outside a named folder of the workspace.",
+        "我只删除工作区内指定文件夹里的文件。",
+    )
     names = " -o ".join(f"-name {shlex.quote('*.' + e)}" for e in ext)
     kept = "".join(
         f" -not -path {shlex.quote(f'./{k}')} -not -path {shlex.quote(f'./{k}/*')}" for k in skip
     )
     find = f"find {shlex.quote(folder)} -type f \\( {names} \\) -not -path './.git/*'{kept}"
-    out = yield Act(
-        [act.run(f"{find} -print -delete")],
-        tr(
-            zh,
-            f"I'll delete the .{ext[0]} files in {folder}/.",
-            f"我来删除 {folder}/ 里的 .{ext[0]} 文件。",
-        ),
+    out = yield act.step(
+        f"I'll delete the .{ext[0]} files in {folder}/.",
+        f"我来删除 {folder}/ 里的 .{ext[0]} 文件。",
+        act.run(f"{find} -print -delete"),
     )
-    if failed(out):
-        return tr(zh, "I could not delete them. The tool said:", "没能删除。工具输出：") + quote(
-            out.text
-        )
+    error = ("I could not delete them. The tool said:", "没能删除。工具输出：")
+    act.stop_if(failed(out), *error, out.text)
     if not _paths(out.text):
-        return tr(zh, f"There were no .{ext[0]} files to delete.", f"没有 .{ext[0]} 文件可删。")
-    return tr(zh, "Deleted these files:", "已删除这些文件：") + quote(out.text)
+        return act.tr(f"There were no .{ext[0]} files to delete.", f"没有 .{ext[0]} 文件可删。")
+    return act.said("Deleted these files:", "已删除这些文件：", out.text)
 
 
-def replace_command(path: str, old: str, new: str, every: bool, words: bool) -> str:
-    """A python3 one-off that replaces text (whole words only, if asked) and says how often."""
-    find = rf"\b{re.escape(old)}\b" if words else re.escape(old)
-    script = (
-        "import re\nfrom pathlib import Path\n"
-        f"p = Path({json.dumps(path)}); find = re.compile({json.dumps(find)})\n"
-        "text = p.read_text(encoding='utf-8'); n = len(find.findall(text))\n"
-        f"if not n: raise SystemExit('error: ' + {json.dumps(repr(old))} + f' not found in {{p}}')\n"
-        f"p.write_text(find.sub(lambda m: {json.dumps(new)}, text, count={0 if every else 1}), encoding='utf-8')\n"
-        f"print(f'replaced {{n if {every} else 1}} of {{n}} occurrence(s) in {{p}}')\n"
+def delete_except(act: Actions, keep: list[str], folder: str) -> Play:
+    """Delete every file but the ones named (listed first, then removed by name)."""
+    out = yield act.step(
+        "I'll list the files first.",
+        "我先列出所有文件。",
+        act.run("find . -type f -not -path './.git/*' | sort"),
     )
-    return f"python3 - <<'AGENTLIB_EOF'\n{script}AGENTLIB_EOF"
+    missing = [k for k in keep if k not in _paths(out.text)]
+    act.stop_if(
+        failed(out) or bool(missing),
+        f"I can't do this offline: {', '.join(missing) or 'the listing'} is not there, "
+        "so I deleted nothing.",
+        f"这个请求离线模型做不了：没有找到 {'、'.join(missing) or '文件列表'}，所以什么都没删。",
+    )
+    found = [path for path in _paths(out.text) if path not in keep]
+    if not found:
+        return act.tr("There is nothing else to delete.", "没有别的文件可删。")
+    return (yield from delete(act, found))
 
 
 LISTING = "find . -type f -not -path './.git/*' -printf '%s\\t%T@\\t%P\\n'"
+PICKS = {  # the column it compares (size, time), which end, and what the answer calls that file
+    "size_max": (0, max, "the biggest file", "最大的文件"),
+    "size_min": (0, min, "the smallest file", "最小的文件"),
+    "mtime_max": (1, max, "the file changed most recently", "最近修改的文件"),
+    "mtime_min": (1, min, "the file changed least recently", "最早修改的文件"),
+}
 
 
-def pick(act: Actions, zh: bool, by: str) -> Play:
+def pick(act: Actions, by: str) -> Play:
     """The biggest, smallest, newest or oldest file, or the empty ones, from a real listing."""
-    out = yield Act(
-        [act.run(LISTING)],
-        tr(zh, "I'll list the files with their sizes and times.", "我来列出文件的大小和修改时间。"),
+    out = yield act.step(
+        "I'll list the files with their sizes and times.",
+        "我来列出文件的大小和修改时间。",
+        act.run(LISTING),
     )
     rows = [line.split("\t") for line in out.text.splitlines() if line.count("\t") == 2]
-    if failed(out) or not rows:
-        return tr(zh, "I found no files. The tool said:", "没有找到文件。工具输出：") + quote(
-            out.text
-        )
+    error = ("I found no files. The tool said:", "没有找到文件。工具输出：")
+    act.stop_if(failed(out) or not rows, *error, out.text)
     if by == "empty":
         empty = [name for size, _, name in rows if size == "0"]
-        if not empty:
-            return tr(zh, "No file here is empty.", "这里没有空文件。")
-        return tr(
-            zh, f"{_count(len(empty), 'empty file')}: ", f"{len(empty)} 个空文件："
-        ) + ", ".join(empty)
-    key, most = {
-        "size_max": (0, max),
-        "size_min": (0, min),
-        "mtime_max": (1, max),
-        "mtime_min": (1, min),
-    }[by]
-    size, _, name = most(rows, key=lambda row: float(row[key]))
-    what = {
-        "size_max": ("the biggest file", "最大的文件"), "size_min": ("the smallest file", "最小的文件"),
-        "mtime_max": ("the file changed most recently", "最近修改的文件"),
-        "mtime_min": ("the file changed least recently", "最早修改的文件"),
-    }[by]  # fmt: skip
-    return tr(zh, f"{name} is {what[0]} ({size} bytes).", f"{what[1]}是 {name}（{size} 字节）。")
+        act.stop_if(not empty, "No file here is empty.", "这里没有空文件。")
+        listed = ", ".join(empty)
+        return act.tr(f"{plural(len(empty), 'empty file')}: ", f"{len(empty)} 个空文件：") + listed
+    column, most, english, chinese = PICKS[by]
+    size, _, name = most(rows, key=lambda row: float(row[column]))
+    return act.tr(f"{name} is {english} ({size} bytes).", f"{chinese}是 {name}（{size} 字节）。")
 
 
-def total(act: Actions, zh: bool, path: str) -> Play:
+def total(act: Actions, path: str) -> Play:
     """The sum of the numbers written in a file."""
-    shown = yield Act([act.read(path)], tr(zh, f"I'll read {path}.", f"我来读取 {path}。"))
+    shown = yield act.step(f"I'll read {path}.", f"我来读取 {path}。", act.read(path))
     numbers = re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", shown.text)
-    if shown.is_error or not numbers:
-        return tr(
-            zh,
-            f"I found no numbers in {path}. The tool said:",
-            f"{path} 里没有找到数字。工具输出：",
-        ) + quote(shown.text)
+    none = (f"I found no numbers in {path}. The tool said:", f"{path} 里没有找到数字。工具输出：")
+    act.stop_if(shown.is_error or not numbers, *none, shown.text)
     value = sum(float(n) for n in numbers)
     value = int(value) if value.is_integer() else round(value, 10)
-    return tr(
-        zh,
-        f"The {_count(len(numbers), 'number')} in {path} add up to {value}.",
+    return act.tr(
+        f"The {plural(len(numbers), 'number')} in {path} add up to {value}.",
         f"{path} 里的 {len(numbers)} 个数字加起来是 {value}。",
     )
-
-
-def delete_except(act: Actions, zh: bool, keep: list[str], folder: str) -> Play:
-    """Delete every file but the ones named (listed first, then removed by name)."""
-    out = yield Act(
-        [act.run("find . -type f -not -path './.git/*' | sort")],
-        tr(zh, "I'll list the files first.", "我先列出所有文件。"),
-    )
-    found = [path for path in _paths(out.text) if path not in keep]
-    missing = [k for k in keep if k not in _paths(out.text)]
-    if failed(out) or missing:
-        return tr(
-            zh,
-            f"I can't do this offline: {', '.join(missing) or 'the listing'} is not there, so I deleted nothing.",
-            f"这个请求离线模型做不了：没有找到 {'、'.join(missing) or '文件列表'}，所以什么都没删。",
-        )
-    if not found:
-        return tr(zh, "There is nothing else to delete.", "没有别的文件可删。")
-    return (yield from delete(act, zh, found))

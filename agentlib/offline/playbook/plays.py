@@ -1,32 +1,23 @@
-"""The playbook's plays that look, run or talk: one generator per kind of part, reading real tool results.
-
-A play yields an ``Act`` (tool calls) and receives what the tools returned (one ``Result``, or a
-list when the act made several calls); its return value is its part of the final answer. The
-playbook replays the plays against the history in each request, so the server keeps no state.
-Every play takes ``zh`` (answer in Chinese) and words its text through ``tr``.
-"""
+"""The plays that look, run or talk, or read one value (a version, a setting) out of a real file."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
-from collections.abc import Generator
 from typing import Any
 
-from agentlib.offline.conversation import Result
-from agentlib.offline.playbook.actions import Act, Actions, failed, quote, tr
-from agentlib.offline.playbook.lexicon import RUNNERS
-
-Play = Generator[Act, Any, str]  # yields tool calls, receives their results, returns the answer
+from agentlib.offline.playbook.actions import Actions, Play, failed, plural, read_text
+from agentlib.offline.playbook.lexicon import KEY_WORDS, RUNNERS
+from agentlib.offline.playbook.valueframes import VERSION
 
 
-def chat(act: Actions, zh: bool, about: str, advice: str) -> Play:
+def chat(act: Actions, about: str, advice: str) -> Play:
     """Greetings, thanks and questions about the model itself: answered without a tool."""
     if about == "thanks":
-        return tr(zh, "You're welcome! (This is the offline model.)", "不客气！（我是离线模型。）")
-    intro = tr(zh, "Hello! " if about == "greet" else "", "你好！" if about == "greet" else "")
-    return intro + tr(
-        zh,
+        return act.tr("You're welcome! (This is the offline model.)", "不客气！（我是离线模型。）")
+    intro = act.tr("Hello! ", "你好！") if about == "greet" else ""
+    return intro + act.tr(
         "I am agentlib's offline model, not Claude: a fixed playbook that does simple workspace "
         "tasks with real tools (create, show, list, count, search, rename, copy, delete files, "
         "run scripts, git branch/status/log, small sums) and says so when it cannot. " + advice,
@@ -37,27 +28,23 @@ def chat(act: Actions, zh: bool, about: str, advice: str) -> Play:
     yield  # pragma: no cover - makes this a generator like the other plays
 
 
-def math(act: Actions, zh: bool, expr: str, value: Any) -> Play:
+def math(act: Actions, expr: str, value: Any) -> Play:
     """A small sum, worked out exactly (no tool needed)."""
-    return tr(zh, f"{expr} = {value}", f"计算结果：{expr} = {value}")
+    return act.tr(f"{expr} = {value}", f"计算结果：{expr} = {value}")
     yield  # pragma: no cover
 
 
-def git(act: Actions, zh: bool, what: str, n: int) -> Play:
+def git(act: Actions, what: str, n: int) -> Play:
     """The branch, the status or the log, as git itself reports them."""
     if what == "branch" and not act.has("bash"):
-        head = yield Act(
-            [act.read(".git/HEAD")], tr(zh, "I'll read .git/HEAD.", "我来读取 .git/HEAD。")
-        )
+        head = yield act.step("I'll read .git/HEAD.", "我来读取 .git/HEAD。", act.read(".git/HEAD"))
         ref = re.search(r"ref: refs/heads/(\S+)", head.text)
-        if failed(head) or not ref:
-            return tr(
-                zh,
-                "I could not find a branch in .git/HEAD. The tool said:",
-                "在 .git/HEAD 里没找到分支。工具输出：",
-            ) + quote(head.text)
-        return tr(
-            zh,
+        none = (
+            "I could not find a branch in .git/HEAD. The tool said:",
+            "在 .git/HEAD 里没找到分支。工具输出：",
+        )
+        act.stop_if(failed(head) or not ref, *none, head.text)
+        return act.tr(
             f"The current git branch is `{ref[1]}` (from .git/HEAD).",
             f"当前 git 分支是 `{ref[1]}`（读自 .git/HEAD）。",
         )
@@ -68,36 +55,49 @@ def git(act: Actions, zh: bool, what: str, n: int) -> Play:
         "last": "git log -1 --format='%h %s (%an, %ar)'",
         "count": "git rev-list --count HEAD",
     }[what]
-    out = yield Act([act.run(command)], tr(zh, "I'll ask git.", "我来问 git。"))
-    if failed(out):
-        return tr(
-            zh, f"git reported an error. `{command}` said:", f"git 报错了。`{command}` 输出："
-        ) + quote(out.text)
+    out = yield act.step("I'll ask git.", "我来问 git。", act.run(command))
+    error = (f"git reported an error. `{command}` said:", f"git 报错了。`{command}` 输出：")
+    act.stop_if(failed(out), *error, out.text)
     text = out.text.strip()
     if what == "count" and text.isdigit():
-        return tr(
-            zh,
-            f"This repository has {_count(int(text), 'commit')}.",
-            f"这个仓库一共有 {text} 次提交。",
+        return act.tr(
+            f"This repository has {plural(int(text), 'commit')}.", f"这个仓库一共有 {text} 次提交。"
         )
     if what != "branch":
-        return tr(zh, f"`{command}` says:", f"`{command}` 的输出：") + quote(text)
+        return act.said(f"`{command}` says:", f"`{command}` 的输出：", text)
     if not text or text == "(no output)":
-        return tr(
-            zh,
+        return act.tr(
             f"`{command}` printed no branch name: HEAD is detached (no branch is checked out).",
             f"`{command}` 没有输出分支名：HEAD 处于分离状态（没有检出任何分支）。",
         )
-    return tr(
-        zh,
-        f"The current git branch is `{text.splitlines()[0]}`.",
-        f"当前 git 分支是 `{text.splitlines()[0]}`。",
-    )
+    branch = text.splitlines()[0]
+    return act.tr(f"The current git branch is `{branch}`.", f"当前 git 分支是 `{branch}`。")
+
+
+def _lines(n: int) -> str:
+    """'line' for one (the first line), '3 lines' for more."""
+    return "line" if n == 1 else f"{n} lines"
+
+
+def _which(act: Actions, path: str, head, tail, lines, grep) -> str:
+    """Which part of the file an answer shows, in words."""
+    if head:
+        return act.tr(f"the first {_lines(head)} of {path}", f"{path} 的前 {head} 行")
+    if tail:
+        return act.tr(f"the last {_lines(tail)} of {path}", f"{path} 的最后 {tail} 行")
+    if lines and lines[0] == lines[1]:
+        return act.tr(f"line {lines[0]} of {path}", f"{path} 的第 {lines[0]} 行")
+    if lines:
+        return act.tr(
+            f"lines {lines[0]}-{lines[1]} of {path}", f"{path} 的第 {lines[0]}-{lines[1]} 行"
+        )
+    if grep:
+        return act.tr(f"the lines of {path} that contain {grep!r}", f"{path} 里包含 {grep!r} 的行")
+    return path
 
 
 def show(
     act: Actions,
-    zh: bool,
     path: str,
     head: int | None = None,
     tail: int | None = None,
@@ -106,113 +106,146 @@ def show(
     grep: str | None = None,
 ) -> Play:
     """Show a file, or its first/last lines; when asked to verify an edit, look for a docstring."""
-    shown = yield Act(
-        [act.read(path, head=head, tail=tail)], tr(zh, f"I'll read {path}.", f"我来读取 {path}。")
-    )
-    # a file may itself hold 'Error:' or a traceback: only the tool's own failure counts here
-    if _read_failed(act, shown):
-        return tr(
-            zh, f"I could not read {path}. The tool said:", f"没能读取 {path}。工具输出："
-        ) + quote(shown.text)
-    text = shown.text
+    text = yield from read_text(act, path, head, tail)
     if tail and act.has("read_file"):
         text = "\n".join(text.rstrip("\n").splitlines()[-tail:])
     if lines or grep:
-        numbered = list(enumerate(text.splitlines(), 1))
-        if lines:
-            numbered = [(n, line) for n, line in numbered if lines[0] <= n <= lines[1]]
-        else:
-            numbered = [(n, line) for n, line in numbered if grep.lower() in line.lower()]
-        if not numbered:
-            return tr(
-                zh,
-                f"{path} has no such line: it has {_count(len(text.splitlines()), 'line')}."
-                if lines
-                else f"No line of {path} contains {grep!r}.",
-                f"{path} 没有这一行：它一共 {len(text.splitlines())} 行。"
-                if lines
-                else f"{path} 里没有包含 {grep!r} 的行。",
-            )
+        total = len(text.splitlines())
+        numbered = [
+            (n, line)
+            for n, line in enumerate(text.splitlines(), 1)
+            if (lines[0] <= n <= lines[1] if lines else grep.lower() in line.lower())
+        ]
+        act.stop_if(
+            not numbered,
+            f"{path} has no such line: it has {plural(total, 'line')}."
+            if lines
+            else f"No line of {path} contains {grep!r}.",
+            f"{path} 没有这一行：它一共 {total} 行。"
+            if lines
+            else f"{path} 里没有包含 {grep!r} 的行。",
+        )
         text = "\n".join(f"{n}: {line}" for n, line in numbered)
-    which = (
-        tr(zh, f"the first {_lines(head)} of {path}", f"{path} 的前 {head} 行")
-        if head
-        else tr(zh, f"the last {_lines(tail)} of {path}", f"{path} 的最后 {tail} 行")
-        if tail
-        else tr(zh, f"line {lines[0]} of {path}", f"{path} 的第 {lines[0]} 行")
-        if lines and lines[0] == lines[1]
-        else tr(
-            zh, f"lines {lines[0]}-{lines[1]} of {path}", f"{path} 的第 {lines[0]}-{lines[1]} 行"
+    which = _which(act, path, head, tail, lines, grep)
+    plural_ = (head or tail or 1) > 1 or bool(grep) or bool(lines and lines[0] != lines[1])
+    answer = act.said(f"Here {'are' if plural_ else 'is'} {which}:", f"这是 {which}：", text)
+    if not verify:
+        return answer
+    if re.search(r"def \w+\(.*\).*:\s*\n\s*(\"\"\"|''')", text):
+        return answer + act.tr(
+            "\nThe edit worked: the function has a docstring.", "\n修改成功：函数有文档字符串了。"
         )
-        if lines
-        else tr(zh, f"the lines of {path} that contain {grep!r}", f"{path} 里包含 {grep!r} 的行")
-        if grep
-        else path
+    return answer + act.tr(
+        "\nI see no docstring under the function, so the edit is not there.",
+        "\n函数下面没有文档字符串，修改没有生效。",
     )
-    plural = (head or tail or 1) > 1 or bool(grep) or bool(lines and lines[0] != lines[1])
-    answer = tr(zh, f"Here {'are' if plural else 'is'} {which}:", f"这是 {which}：") + quote(text)
-    if verify:
-        has_docstring = re.search(r"def \w+\(.*\).*:\s*\n\s*(\"\"\"|''')", text)
-        answer += (
-            tr(
-                zh,
-                "\nThe edit worked: the function has a docstring.",
-                "\n修改成功：函数有文档字符串了。",
-            )
-            if has_docstring
-            else tr(
-                zh,
-                "\nI see no docstring under the function, so the edit is not there.",
-                "\n函数下面没有文档字符串，修改没有生效。",
-            )
-        )
-    return answer
 
 
-def run(
-    act: Actions, zh: bool, path: str | None = None, command: str | None = None, args=()
-) -> Play:
+def run(act: Actions, path: str | None = None, command: str | None = None, args=()) -> Play:
     """Run a script (the only one there is, if unnamed) or a command; report what it printed."""
     if command is None and path is None:
         kinds = " -o ".join(f"-name '*.{kind}'" for kind in RUNNERS)
-        found = yield Act(
-            [act.run(f"find . -type f \\( {kinds} \\) -not -path './.git/*' | sort")],
-            tr(zh, "I'll look for the script.", "我先找一下脚本。"),
+        found = yield act.step(
+            "I'll look for the script.",
+            "我先找一下脚本。",
+            act.run(f"find . -type f \\( {kinds} \\) -not -path './.git/*' | sort"),
         )
         scripts = [line.removeprefix("./") for line in found.text.splitlines() if "." in line]
         scripts = [s for s in scripts if not s.startswith(("[", "("))]
-        if len(scripts) != 1:
-            return tr(
-                zh,
-                f"I can't do this offline: which script? I found {_count(len(scripts), 'script')}"
-                f"{': ' + ', '.join(scripts) if scripts else ''}. Name the one to run.",
-                f"这个请求离线模型做不了：要运行哪个脚本？我找到 {len(scripts)} 个"
-                f"{'：' + '、'.join(scripts) if scripts else ''}。请说出文件名。",
-            )
+        act.stop_if(
+            len(scripts) != 1,
+            f"I can't do this offline: which script? I found {plural(len(scripts), 'script')}"
+            f"{': ' + ', '.join(scripts) if scripts else ''}. Name the one to run.",
+            f"这个请求离线模型做不了：要运行哪个脚本？我找到 {len(scripts)} 个"
+            f"{'：' + '、'.join(scripts) if scripts else ''}。请说出文件名。",
+        )
         path = scripts[0]
     if command is None:
         line = " ".join(shlex.quote(a) for a in (path, *args))
         command = f"{RUNNERS[path.rpartition('.')[2].lower()]} {line}"
-    out = yield Act([act.run(command)], tr(zh, f"I'll run `{command}`.", f"我来运行 `{command}`。"))
-    if failed(out):
-        return tr(zh, f"`{command}` failed. It printed:", f"`{command}` 运行出错，输出：") + quote(
-            out.text
-        )
-    return tr(zh, f"`{command}` printed:", f"`{command}` 输出：") + quote(out.text)
+    out = yield act.step(f"I'll run `{command}`.", f"我来运行 `{command}`。", act.run(command))
+    return act.told(
+        out,
+        (f"`{command}` failed. It printed:", f"`{command}` 运行出错，输出："),
+        (f"`{command}` printed:", f"`{command}` 输出："),
+    )
 
 
-def _count(n: int, noun: str) -> str:
-    """'1 file', '2 files': a count that reads right."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+LEVELS = {"major": 0, "minor": 1}  # any other level is the last number
 
 
-def _lines(n: int) -> str:
-    """'line' for one (the first line), '3 lines' for more."""
-    return "line" if n == 1 else f"{n} lines"
+def bumped(old: str, level: str) -> str:
+    """The next version at this level: '1.4.2' patch -> '1.4.3', minor -> '1.5.0'."""
+    numbers = [int(n) for n in old.split(".")]
+    at = min(LEVELS.get(level, len(numbers) - 1), len(numbers) - 1)
+    numbers[at] += 1
+    numbers[at + 1 :] = [0] * (len(numbers) - at - 1)
+    return ".".join(map(str, numbers))
 
 
-def _read_failed(act: Actions, shown: Result) -> bool:
-    """read_file says so itself; cat/head/tail fail with their own name or a non-zero exit code."""
-    if act.has("read_file") or shown.is_error:
-        return shown.is_error
-    return bool(re.search(r"\[exit code [1-9]\d*\]\s*$|^(?:cat|head|tail): ", shown.text))
+def version(act: Actions, path: str, to: str | None, bump: str | None) -> Play:
+    """Say the version number a file holds, or change just that number (bumped or as given)."""
+    text = yield from read_text(act, path)
+    found = VERSION.findall(text)
+    act.stop_if(
+        len(set(found)) != 1,
+        f"I found {'more than one' if found else 'no'} version number in {path}, "
+        "so I changed nothing:",
+        f"{path} 里{'不止一个' if found else '没有'}版本号，所以我什么都没改：",
+        text,
+    )
+    old = found[0]
+    if to is None and bump is None:
+        return act.tr(f"The version in {path} is {old}.", f"{path} 里的版本号是 {old}。")
+    new = to or bumped(old, bump)
+    edited = yield act.step(
+        f"It is {old}; I'll change it to {new}.",
+        f"现在是 {old}，我把它改成 {new}。",
+        act.edit(path, old, new, text.replace(old, new), replace_all=True),
+    )
+    return act.told(
+        edited,
+        ("I could not change the version. The tool said:", "没能修改版本号。工具输出："),
+        (
+            f"Changed the version in {path} from {old} to {new}. The tool said:",
+            f"已把 {path} 里的版本号从 {old} 改成 {new}。工具输出：",
+        ),
+    )
+
+
+def _lookup(text: str, key: str) -> tuple[str, str] | None:
+    """The value of ``key`` (any case) and the line that sets it: JSON keys, else 'key = value'."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for name, value in node.items():
+                if name.lower() == key.lower() and not isinstance(value, (dict, list)):
+                    shown = value if isinstance(value, str) else json.dumps(value)
+                    return shown, f"{json.dumps(name)}: {json.dumps(value)}"
+            stack += list(node.values())
+    line = re.search(
+        rf"^\s*(?:export\s+)?[\"']?{re.escape(key)}[\"']?\s*[:=]\s*(.*?)\s*[,;]?\s*$",
+        text,
+        re.I | re.M,
+    )
+    return (line[1].strip("\"'"), line[0].strip()) if line and line[1] else None
+
+
+def setting(act: Actions, path: str, key: str) -> Play:
+    """The value one key has in a config file, as the file says it; a decline when it has none."""
+    text = yield from read_text(act, path)
+    for name in dict.fromkeys([key, KEY_WORDS.get(key, key)]):
+        if found := _lookup(text, name):
+            value, line = found
+            return act.said(
+                f"In {path}, {name} is {value}:", f"{path} 里 {name} 的值是 {value}：", line
+            )
+    return act.tr(
+        f"I can't do this offline: I found no setting called {key!r} in {path} (I changed nothing).",
+        f"这个请求离线模型做不了。{path} 里没有找到叫 {key!r} 的设置（我什么都没改）。",
+    )
