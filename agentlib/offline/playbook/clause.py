@@ -76,6 +76,10 @@ class Clause:
             found.append(path)
         return found
 
+    def take_path_or_it(self) -> str | None:
+        """A name, or 'it': the file the part before (or the prompt before) was about."""
+        return self.take_path() or (IT if self.take("mark", "it") else None)
+
     def take_path(self, join: bool = False) -> str | None:
         found = self.paths(ext_only=True)
         if not found:

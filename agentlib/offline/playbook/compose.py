@@ -24,6 +24,7 @@ PRIORITY += ["run", "create", "add", "show", "list", "find", "tell", "calc", "bu
 FLAGS = ("guard", "norun", "verify", "report", "recursive")
 WHEN = {"run", "create", "show", "delete", "append", "count", "setting", "version", "replace"}
 WHEN |= {"move", "copy"}  # the parts a condition can guard
+PLACES = ("head", "tail", "lines")  # where in a file a show part looks
 
 
 def _set(key: str, value: object, kinds: tuple[str, ...]) -> Change:
@@ -118,16 +119,10 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
     for read in (frames.git, frames.pick, frames.total, writeframes.files_into_folder):
         if (made := read(c, parts)) is not None:
             return made
-    printed = c.find("verb", "show")
-    named = c.paths(ext_only=True)
-    if (
-        printed
-        and named
-        and printed.text.lower() in ("print", "output", "prints", "outputs")
-        and not c.find("verb", "create")
-    ):
-        if c.items.index(printed) > c.items.index(named[0]):  # 'what does a.py print?'
-            printed.used = True
+    printed, named = c.find("verb", "show"), c.paths(ext_only=True)
+    if printed and printed.text.lower() in ("print", "output", "prints", "outputs") and named:
+        if c.items.index(printed) > c.items.index(named[0]) and not c.find("verb", "create"):
+            printed.used = True  # 'what does a.py print?'
             return writeframes.run(c, parts)
     first = verbs[0] if verbs else None
     bare = all(i.role in ("verb", "stop", "op") or i.is_("mark", "then") for i in c.left())
@@ -151,11 +146,10 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
         "create": writeframes.create, "add": writeframes.create, "append": writeframes.append,
         "replace": writeframes.replace, "rename": writeframes.transfer,
         "move": writeframes.transfer, "copy": writeframes.transfer, "run": writeframes.run,
+        "delete": writeframes.delete,
     }.get(first)  # fmt: skip
     if handler:
         return handler(c, parts)
-    if first == "delete":
-        return writeframes.delete(c, parts)
     if c.find("mark", "should"):
         return writeframes.replace(c, parts)
     if (c.paths(ext_only=True) or c.find("mark", "it")) and (
@@ -167,13 +161,7 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
 
 def docstring(c: Clause, parts: list[Part]) -> Part | Change | None:
     path = c.take_path()
-    for role, value in (
-        ("noun", "docstring"),
-        ("noun", "function"),
-        ("mark", "to"),
-        ("mark", "in"),
-    ):
-        c.take_all(role, value)
+    c.drop("noun.docstring", "noun.function", "mark.to", "mark.in")
     c.drop("verb.replace", "verb.add", "verb.create")
     if path:
         return Part("docstring", {"path": path})
@@ -194,15 +182,14 @@ def build(
     correcting, pending, when = False, None, None
     for items in clauses:
         c = Clause(items, text, quoted)
-        if c.take_all("mark", "correct"):
-            correcting = True
+        whole = c.unquote(text[items[0].start : items[-1].end])  # the clause as typed
+        correcting = bool(c.take_all("mark", "correct")) or correcting
         cond = _condition(c)
         if cond == "else" and parts and parts[-1].when:
             continue
         if isinstance(cond, tuple):
-            after = any(i.text.lower() == "only if" for i in items) or not c.items[0].is_(
-                "mark", "if"
-            )
+            only_if = any(i.text.lower() == "only if" for i in items)
+            after = only_if or not c.items[0].is_("mark", "if")  # 'B, if A': A guards B
             if not c.left() and after and parts and parts[-1].kind in WHEN and not parts[-1].when:
                 parts[-1].when = cond  # 'create hello.txt, but only if it doesn't exist'
                 continue
@@ -224,7 +211,7 @@ def build(
         flags = {flag for flag in FLAGS if c.take_all("mark", flag)}
         if flags and not c.left():
             if not parts or not _flag(parts[-1], flags):
-                return parts, c.unquote(text[items[0].start : items[-1].end])
+                return parts, whole
             parts += [Part("guard", {})] if "guard" in flags else []
             continue
         rule = rule or pending
@@ -235,43 +222,35 @@ def build(
         if correcting and parts and [i.role for i in c.left()] == ["path"]:
             c.items.insert(0, Item("mark", "should", items[0].start, items[0].start, ""))
         read_so_far = [(i.used, i.role) for i in c.items]
-        made = (
-            writeframes.delete(c, parts, (rule or {}).get("skip", []))
-            if rule and c.find("verb", "delete")
-            else intent(c, parts)
-        )
+        deleting = rule and c.find("verb", "delete")
+        made = writeframes.delete(c, parts, rule["skip"]) if deleting else intent(c, parts)
         left = c.left()
         if made is None or left:  # a value in a file ('bump the version', 'what port is set')
             made, left = _value(c, parts, read_so_far) or (made, left)
         if made is None or left:
-            words = "".join(
-                (" " if n and left[n - 1].end != i.start else "") + i.text
-                for n, i in enumerate(left)
-            )
-            return parts, c.unquote(words) or c.unquote(text[items[0].start : items[-1].end])
+            gaps = [" " if n and left[n - 1].end != i.start else "" for n, i in enumerate(left)]
+            words = "".join(gap + i.text for gap, i in zip(gaps, left, strict=True))
+            return parts, c.unquote(words) or whole
         new = []
         if callable(made):
             if not parts or not made(parts[-1]):
-                return parts, c.unquote(text[items[0].start : items[-1].end])
+                return parts, whole
         else:
             new = made if isinstance(made, list) else [made]
             for part in new:
-                part.clause = c.unquote(text[items[0].start : items[-1].end])
+                part.clause = whole
             if correcting and parts and new[0].kind == parts[-1].kind:
                 old = parts.pop()
-                if any(k in new[0].params for k in ("head", "tail", "lines")):
-                    for k in ("head", "tail", "lines"):  # 'first 2 lines, no, line 3'
-                        old.params.pop(k, None)
+                if any(k in new[0].params for k in PLACES):  # 'first 2 lines, no, line 3'
+                    old.params = {k: v for k, v in old.params.items() if k not in PLACES}
                 if IT in (new[0].params.get("paths") or [new[0].params.get("path")]):
-                    new[0].params = {
-                        **old.params,
-                        **{k: v for k, v in new[0].params.items() if k not in ("path", "paths")},
-                    }
+                    mine = {k: v for k, v in new[0].params.items() if k not in ("path", "paths")}
+                    new[0].params = {**old.params, **mine}
             parts += new
         if rule and parts and parts[-1].kind != "delete_except" and not _filter(parts[-1], rule):
             return parts, "except"
         if flags and not _flag(parts[-1], flags):
-            return parts, c.unquote(text[items[0].start : items[-1].end])
+            return parts, whole
         parts += [Part("guard", {})] if "guard" in flags else []
         if when:
             if len(new if not callable(made) else [parts[-1]]) != 1 or parts[-1].kind not in WHEN:

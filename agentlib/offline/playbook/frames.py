@@ -123,13 +123,8 @@ def git(c: Clause, parts: list[Part]) -> Part | None:
     if what == "last" and c.find("noun", "log"):
         what = "log"
     c.drop("here", "mark.exists", "mark.range")  # 'git status - any untracked files?'
-    for role in ("noun", "verb", "mark"):
-        for value in {
-            "noun": ("git", "log"),
-            "verb": ("show", "list", "tell", "find"),
-            "mark": ("in", "last"),
-        }[role]:
-            c.take_all(role, value)
+    c.drop("noun.git", "noun.log", "verb.show", "verb.list", "verb.tell", "verb.find")
+    c.drop("mark.in", "mark.last")
     return Part("git", {"what": what, "n": n})
 
 
@@ -166,36 +161,30 @@ def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
             both.used = True  # 'open both a.txt and b.txt'
         c.drop("noun.file", "noun.content", "mark.in", "verb.show", "verb.tell")
         return [Part("show", {"path": path}) for path in paths]
-    path = c.take_path() or (IT if c.take("mark", "it") else None)
+    path = c.take_path_or_it()
     if path is None and all(i.role in ("verb", "stop", "op", "mark") for i in c.left()):
         path = IT  # '再看一下', 'show it again': the file of the last turn
     if path is None:
         return None
     params: dict = {"path": path}
     line = c.find("noun", "line")
-    for other in c.items[c.items.index(line) + 1 :] if line else []:
-        if other.is_("noun", "line"):
-            other.used = True  # 'from line 2 to line 4'
     if line:
         at = c.items.index(line)
+        for other in c.items[at + 1 :]:
+            if other.is_("noun", "line"):
+                other.used = True  # 'from line 2 to line 4'
         end = c.take("mark", "first", "last")
         nums = [i for i in c.items[max(0, at - 3) : at + 6] if i.role == "num" and not i.used]
-        for i in nums:
+        for i in [*nums, line]:
             i.used = True
-        line.used = True
         values = [int(float(i.value)) for i in nums]
         c.drop("mark.nth", "mark.range", "mark.to")
-        if end:
-            count = (
-                values[0]
-                if values
-                else (10 if line.text.lower().endswith("s") or line.text in ("几行",) else 1)
-            )
+        if end:  # 'the first lines' are ten of them, 'the first line' one
+            many = line.text.lower().endswith("s") or line.text == "几行"
+            count = values[0] if values else 10 if many else 1
             params["head" if end.value == "first" else "tail"] = count
-        elif len(values) == 2:
-            params["lines"] = sorted(values)
-        elif len(values) == 1:
-            params["lines"] = [values[0], values[0]]
+        elif len(values) in (1, 2):
+            params["lines"] = [min(values), max(values)]
         else:
             return None
     c.drop("noun.file", "noun.content", "mark.in", "verb.show", "verb.tell")
@@ -223,22 +212,16 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
         return _by_name(name)
     if not (c.take_all("noun", "file") or exts or verb or folder or c.find("here")):
         return None
-    if folder is None:  # 'list the files in src', '列出 docs 里的文件': a folder, or none there
-        folder = _bare_folder(c)
+    # 'list the files in src', '列出 docs 里的文件': a folder, or none there
+    folder = _bare_folder(c) if folder is None else folder
     c.drop("here", "mark.in", "noun.folder")
     c.take_all("mark", "exists")  # 'are there any python files?'
     hidden = c.take("adj", "hidden")
     if hidden:  # 'hidden files' are only those; 'files, hidden ones too' are all of them
         after = c.items[c.items.index(hidden) + 1 : c.items.index(hidden) + 2]
         hidden = "only" if after and after[0].is_("noun", "file") else "also"
-    params = {
-        "folder": folder,
-        "ext": exts or None,
-        "hidden": hidden or "no",
-        "recursive": bool(exts),
-        "skip": [],
-    }
-    return Part("list", params)
+    params = {"folder": folder, "ext": exts or None, "hidden": hidden or "no"}
+    return Part("list", {**params, "recursive": bool(exts), "skip": []})
 
 
 def _by_name(name: str) -> Part:
@@ -260,10 +243,7 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
     asked = c.take_all("noun", "times") + c.take_all("mark", "term") + c.take_all("verb", "count")
     asked = [i for i in asked if i.value != "count" or i.text in ("几次", "多少次")]
     c.drop("verb.search")
-    paths = c.take_paths()
-    if c.find("mark", "it") and not paths:
-        c.take("mark", "it")
-        paths = [IT]
+    paths = c.take_paths() or ([IT] if c.take("mark", "it") else [])
     c.take_all("mark", "exists")  # 'how many markdown files are there'
     if unit and not paths:
         return None  # 'count the lines in all python files': not one file it can name
@@ -303,16 +283,8 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
     exts = _exts(c)
     folder = _folder(c)
     inside = c.take_path() if not exts and not folder else None
-    c.drop(
-        "noun.file",
-        "noun.library",
-        "noun.function",
-        "mark.term",
-        "here",
-        "mark.in",
-        "mark.in_it",
-        "mark.it",
-    )
+    c.drop("noun.file", "noun.library", "noun.function", "mark.term", "here", "mark.in")
+    c.drop("mark.in_it", "mark.it")
     term_items = c.left()
     nxt = {id(a): b for a, b in itertools.pairwise(c.items)}
     word_ext = [i for i in c.items if i.role == "ext" and i.text.isalpha()]

@@ -23,7 +23,7 @@ def version(c: Clause, parts: list[Part]) -> Part | None:
     again = again and parts and parts[-1].kind == "version"  # '... then bump it', '再把它改成 2.0'
     if not (c.find("noun", "version") or again):
         return None
-    path = c.take_path() or (IT if c.take("mark", "it") else None)
+    path = c.take_path_or_it()
     if path is None:
         return None
     c.drop("noun.version", "noun.file", "mark.in", "here")

@@ -131,7 +131,7 @@ def files_into_folder(c: Clause, parts: list[Part]):
 
 def append(c: Clause, parts: list[Part]) -> Part | None:
     verb = c.take("verb", "append", "add")
-    path = c.take_path() or (IT if c.take("mark", "it") else None)
+    path = c.take_path_or_it()
     # markers count only next to the name: '成' in '完成' is part of the text
     for _ in range(2):
         words = [i for i in c.items if i.role != "stop"]
@@ -214,7 +214,7 @@ def replace(c: Clause, parts: list[Part]) -> Part | None:
 def transfer(c: Clause, parts: list[Part]) -> Part | None:
     verb = c.take("verb", "rename", "move", "copy") or c.take("verb", "create")
     kind = {"rename": "move", "copy": "copy"}.get(verb.value, "move") if verb else None
-    src = c.take_path() or (IT if c.take("mark", "it") else None)
+    src = c.take_path_or_it()
     into_word = c.take("mark", "to") or c.take("mark", "name")
     folder = _folder(c)
     if folder is None and parts and parts[-1].kind == "mkdir" and c.take("mark", "in_it"):
@@ -251,10 +251,7 @@ def delete(c: Clause, parts: list[Part], keep: list[str] = ()) -> Part | None:
     c.take("verb", "delete")
     exts = _exts(c)
     folder = _folder(c)
-    paths = c.take_paths()
-    if c.find("mark", "it") and not paths:
-        c.take("mark", "it")
-        paths = [IT]
+    paths = c.take_paths() or ([IT] if c.take("mark", "it") else [])
     c.drop("mark.in", "here")
     files = c.take_all("noun", "file")
     if keep and not paths and not exts:
@@ -279,7 +276,7 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
     if quote and not c.paths(ext_only=True):
         quote.used = True
         return Part("run", {"command": c.unquote(quote.value)})
-    path = c.take_path() or (IT if c.take("mark", "it") else None)
+    path = c.take_path_or_it()
     script = c.take("noun", "file")
     args = []
     at = next((n for n, i in enumerate(c.items) if i.role == "path" and i.used), None)
