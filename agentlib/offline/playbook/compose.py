@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import itertools
 
-from agentlib.offline.playbook import frames, valueframes, writeframes
+from agentlib.offline.playbook import clause, frames, valueframes, writeframes
 from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause
-from agentlib.offline.playbook.conditions import _condition, _exclusion, _filter, _flag
-from agentlib.offline.playbook.lexicon import PUT, RUNNERS, SHELL
+from agentlib.offline.playbook.lexicon import PUT, RUNNERS
 from agentlib.offline.playbook.reader import Found, Item, Part
-from agentlib.offline.playbook.writeframes import _content, _typed
+from agentlib.offline.playbook.writeframes import _content
 
 # when a clause has several verbs, the most specific one says what it is
 PRIORITY = ["count", "search", "define", "rename", "replace", "append", "move", "copy", "delete"]
@@ -27,16 +26,6 @@ WHEN |= {"move", "copy"}  # the parts a condition can guard
 PLACES = ("head", "tail", "lines")  # where in a file a show part looks
 
 
-def _set(key: str, value: object, kinds: tuple[str, ...]) -> Change:
-    def change(part: Part) -> bool:
-        if part.kind not in kinds:
-            return False
-        part.params[key] = value
-        return True
-
-    return change
-
-
 def modifier(c: Clause, parts: list[Part]) -> Change | Part | None:
     """A clause that only adds to the part before it."""
     if c.find("mark", "args") and not c.find("verb") and parts and parts[-1].kind == "run":
@@ -44,7 +33,7 @@ def modifier(c: Clause, parts: list[Part]) -> Change | Part | None:
         args = [c.unquote(i.value) for i in c.left() if i.role in ("num", "word", "quote")]
         if args and len(args) == len(c.left()) and not parts[-1].params.get("args"):
             c.take_all("num"), c.take_all("word"), c.take_all("quote")
-            return _set("args", args, ("run",))
+            return lambda part: part.kind == "run" and part.params.update(args=args) is None
         return None
     if c.find("verb") is None and not c.paths() and parts and parts[-1].kind == "create":
         c.drop("mark.it")
@@ -92,8 +81,7 @@ def renamed(c: Clause, parts: list[Part]) -> Change | None:
 
 def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
     """The frame of one clause: the first intent whose slots it fills."""
-    words = c.left()
-    if words and words[0].text.lower() in SHELL and _typed(c.items[c.items.index(words[0]) :]):
+    if writeframes.typed_command(c):
         return writeframes.run(c, parts)  # 'echo hello', 'python3 square.py 5'
     for read in (modifier, frames.chat, frames.math, frames.fact):
         if (made := read(c, parts)) is not None:
@@ -184,7 +172,7 @@ def build(
         c = Clause(items, text, quoted)
         whole = c.unquote(text[items[0].start : items[-1].end])  # the clause as typed
         correcting = bool(c.take_all("mark", "correct")) or correcting
-        cond = _condition(c)
+        cond = clause.condition(c)
         if cond == "else" and parts and parts[-1].when:
             continue
         if isinstance(cond, tuple):
@@ -200,17 +188,17 @@ def build(
                 c.items.append(Item("mark", "it", items[-1].end, items[-1].end, ""))  # '就创建一个'
         elif c.find("mark", "if"):
             return parts, " ".join(i.text for i in c.left())
-        rule = _exclusion(c)
+        rule = clause.exclusion(c)
         if rule and "bad" in rule:
             return parts, rule["bad"]
         if rule and not c.left():
-            if parts and _filter(parts[-1], rule):
+            if parts and clause.apply_filter(parts[-1], rule):
                 continue  # '列出所有文件，但是不要 .pyc 文件': the filter of the part before
             pending = rule  # '除了 keep.txt，其他文件全部删掉': the filter comes first
             continue
         flags = {flag for flag in FLAGS if c.take_all("mark", flag)}
         if flags and not c.left():
-            if not parts or not _flag(parts[-1], flags):
+            if not parts or not clause.apply_flags(parts[-1], flags):
                 return parts, whole
             parts += [Part("guard", {})] if "guard" in flags else []
             continue
@@ -247,9 +235,10 @@ def build(
                     mine = {k: v for k, v in new[0].params.items() if k not in ("path", "paths")}
                     new[0].params = {**old.params, **mine}
             parts += new
-        if rule and parts and parts[-1].kind != "delete_except" and not _filter(parts[-1], rule):
-            return parts, "except"
-        if flags and not _flag(parts[-1], flags):
+        if rule and parts and parts[-1].kind != "delete_except":
+            if not clause.apply_filter(parts[-1], rule):
+                return parts, "except"  # an exception the part cannot take: never act without it
+        if flags and not clause.apply_flags(parts[-1], flags):
             return parts, whole
         parts += [Part("guard", {})] if "guard" in flags else []
         if when:

@@ -22,7 +22,7 @@ from agentlib.offline.playbook.clause import (
     _number,
 )
 from agentlib.offline.playbook.lexicon import MATH
-from agentlib.offline.playbook.reader import Part
+from agentlib.offline.playbook.reader import Item, Part
 
 
 def chat(c: Clause, parts: list[Part]) -> Part | None:
@@ -59,14 +59,12 @@ def _evaluate(node: ast.AST) -> float:
     raise ValueError("not arithmetic")
 
 
+def _sign(i: Item) -> bool:
+    return i.role == "op" and i.value in ("+", "-", "*", "/", "(", ")", "^", "**")
+
+
 def math(c: Clause, parts: list[Part]) -> Part | None:
-    signs = [
-        i
-        for i in c.items
-        if i.role == "num"
-        or i.text.lower() in MATH
-        or (i.role == "op" and i.value in ("+", "-", "*", "/", "(", ")", "^", "**"))
-    ]
+    signs = [i for i in c.items if i.role == "num" or i.text.lower() in MATH or _sign(i)]
     out: list[str] = []
     for i in signs:
         if i.value == "*" and out and out[-1] == "*":

@@ -121,14 +121,11 @@ def _shapes(text: str, offset: int, names: bool = True) -> list[Item]:
             out += _shapes(token[:cut], at, names=False)
             out += [Item("path", name, at + cut, at + len(token), name)] if name else []
             continue
-        if kind == "dotted":
-            out.append(Item("word", token, at, at + len(token), token))
-            continue
-        if kind == "num":  # '5th' is the number 5
-            out.append(Item(kind, token.rstrip("stndrh"), at, at + len(token), token))
-            continue
-        if kind != "cjk":
-            out.append(Item(kind, token, at, at + len(token), token))
+        if kind != "cjk":  # a version or an address ('1.2.3') is a word; '5th' is the number 5
+            value = token.rstrip("stndrh") if kind == "num" else token
+            out.append(
+                Item("word" if kind == "dotted" else kind, value, at, at + len(token), token)
+            )
             continue
         i = 0
         while i < len(token):
@@ -201,16 +198,9 @@ def classify(text: str, typos: bool = False) -> list[Item]:
                 i += n
                 break
         else:
-            t = tokens[i]
-            items.append(
-                Item(
-                    "word" if t.role == "cjk" else t.role,
-                    t.value if t.role == "num" else t.text,
-                    t.start,
-                    t.end,
-                    t.text,
-                )
-            )
+            t = tokens[i]  # in no table: a name, a number, a sign or a content word
+            value = t.value if t.role == "num" else t.text
+            items.append(Item("word" if t.role == "cjk" else t.role, value, t.start, t.end, t.text))
             i += 1
     return items
 
@@ -254,9 +244,7 @@ def _next_role(items: list[Item], at: int) -> Item | None:
 def split(items: list[Item]) -> list[list[Item]]:
     """Clauses: cut at sentence ends, at 'then', and at a comma or 'and' before a new frame."""
     clauses: list[list[Item]] = [[]]
-    verbatim = (
-        False  # after 'content:' / '内容：' the text runs to the sentence's end, commas and all
-    )
+    verbatim = False  # after 'content:' / '内容：' the text runs to the sentence's end, commas too
     for n, it in enumerate(items):
         after = _next_role(items, n + 1)
         if verbatim and not (it.role == "op" and it.value in HARD):

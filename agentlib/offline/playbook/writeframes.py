@@ -49,11 +49,8 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     number = c.find("num")
     if not paths:
         return None
-    asked = [
-        c.find(r, v)
-        for r, v in (("mark", "prints"), ("mark", "content"), ("mark", "with"), ("verb", "show"))
-    ]
-    asked = [i for i in asked if i and (i.role != "verb" or _prints_word(c, i))]
+    asked = [c.find("mark", "prints"), c.find("mark", "content"), c.find("mark", "with")]
+    asked += [i for i in [c.find("verb", "show")] if i and _prints_word(c, i)]
     what = _content(c)
     if what is None and any(asked):
         return None  # it was told what to write, and that is not text it can take as it is
@@ -129,6 +126,9 @@ def files_into_folder(c: Clause, parts: list[Part]):
     return change
 
 
+WHERE = ("end", "last", "to", "line", "file")  # 'at the end of', 'as a new line', '末尾'
+
+
 def append(c: Clause, parts: list[Part]) -> Part | None:
     verb = c.take("verb", "append", "add")
     path = c.take_path_or_it()
@@ -138,11 +138,7 @@ def append(c: Clause, parts: list[Part]) -> Part | None:
         for n, item in enumerate(words):
             near = words[max(0, n - 1) : n] + words[n + 1 : n + 2]
             beside = any(x.used and x.role in ("path", "mark", "verb", "noun") for x in near)
-            if (
-                item.role in ("mark", "noun")
-                and item.value in ("end", "last", "to", "line", "file")
-                and beside
-            ):
+            if beside and item.role in ("mark", "noun") and item.value in WHERE:
                 item.used = True
     said_where = any(
         i.used and (i.is_("noun", "line") or i.is_("mark", "end", "last")) for i in c.items
@@ -179,13 +175,9 @@ def replace(c: Clause, parts: list[Part]) -> Part | None:
         if inside and other is not inside[0]:
             other.role = "word"  # 'replace foo.txt with bar.txt in list.md': text, not the file
     path = c.take_path()
-    if (
-        path is None
-        and parts
-        and parts[-1].kind == "replace"
-        and parts[-1].params.get("old") is None
-    ):
-        path = parts[-1].params["path"]
+    last = parts[-1] if parts else None  # 'edit a.txt, change x to y': the file named before
+    if path is None and last and last.kind == "replace" and last.params.get("old") is None:
+        path = last.params["path"]
     c.drop("noun.typo")
     symbol = bool(c.take_all("noun", "function") + c.take_all("mark", "term"))
     symbol = symbol or (verb is not None and verb.value == "rename")
@@ -264,9 +256,8 @@ def delete(c: Clause, parts: list[Part], keep: list[str] = ()) -> Part | None:
 
 
 def run(c: Clause, parts: list[Part]) -> Part | None:
-    first = c.left()[:1]
-    if first and first[0].text.lower() in SHELL and _typed(c.items[c.items.index(first[0]) :]):
-        command = c.text[first[0].start : c.items[-1].end]
+    if typed_command(c):  # 'echo hello', 'python3 square.py 5': run as typed
+        command = c.text[c.left()[0].start : c.items[-1].end]
         for i in c.items:
             i.used = True
         return Part("run", {"command": c.unquote(command).strip()})
@@ -305,8 +296,12 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
     return Part("run", {"path": path, "args": [c.unquote(a) for a in args]})
 
 
-def _typed(items: list) -> bool:
+def typed_command(c: Clause) -> bool:
     """A command typed out ('ls -la', 'tail -n 2 log.txt'); 'head' or 'tail' only before its arguments."""
+    first = c.left()[:1]
+    if not first or first[0].text.lower() not in SHELL:
+        return False
+    items = c.items[c.items.index(first[0]) :]
     if items[0].role == "word":
         return True
     options = [
@@ -388,11 +383,8 @@ def _body(name: str, args: list[str], returns: str | None) -> str | None:
             return None
         allowed = (ast.BinOp, ast.Name, ast.Constant, ast.operator, ast.Load, ast.UnaryOp)
         names_ok = all(not isinstance(n, ast.Name) or n.id in args for n in ast.walk(tree))
-        return (
-            ast.unparse(tree)
-            if names_ok and all(isinstance(n, allowed) for n in ast.walk(tree))
-            else None
-        )
+        plain = names_ok and all(isinstance(n, allowed) for n in ast.walk(tree))
+        return ast.unparse(tree) if plain else None
     for known, body in FUNCTION_BODIES.items():
         if name.lower() in known and args and body.count("%s") <= max(len(args), 1):
             fill = args if body.count("%s") == len(args) else [args[0]] * body.count("%s")
