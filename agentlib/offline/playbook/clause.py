@@ -131,20 +131,11 @@ class Clause:
             i.used for i in self.items[self.items.index(span[0]) : self.items.index(span[-1])]
         ):
             return None
-        touching = [
-            i
-            for i in self.items[lo:hi]
-            if i.used
-            and len(i.text) == 1
-            and CJK.match(i.text)
-            and (i.end == span[0].start or i.start == span[-1].end)
-        ]
-        if touching:
+        glued = [i for i in self.items[lo:hi] if i.used and CJK.fullmatch(i.text)]
+        if any(i.end == span[0].start or i.start == span[-1].end for i in glued):
             return None  # '完成': a one-character marker glued to the text may be part of a word
         quotes = [i for i in span if i.role == "quote"]
-        if len(quotes) == 1 and all(
-            i.role in ("stop", "op", "mark") for i in span if i is not quotes[0]
-        ):
+        if len(quotes) == 1 and [i for i in span if i.role not in ("stop", "op", "mark")] == quotes:
             span = quotes  # "add 'requests' as a new line": the quote, and words around it
         words = self.text[span[0].start : span[-1].end]
         if len(span) == 1 and span[0].role == "quote":

@@ -275,10 +275,9 @@ def _check(parts: list[Part], earlier) -> str | None:
         return "(an empty request)"
     last = None
     for part in parts:
-        if part.when:
-            main = _names(part)[:1] or [IT]
+        if part.when:  # 'if it exists': the part's own file
             if part.when[0] == IT:
-                part.when = (main[0], part.when[1])
+                part.when = ((_names(part) or [IT])[0], part.when[1])
             last = part.when[0]
         for key in ("path", "src"):
             if part.params.get(key) == IT:
@@ -298,10 +297,9 @@ def _check(parts: list[Part], earlier) -> str | None:
             return names[0]
         last = (names or [last])[-1] if part.kind != "move" else part.params["dest"]
     for before, after in itertools.pairwise(parts):
-        if after.kind == "run" and before.kind == "create" and before.params.get("run"):
-            if after.params.get("path") == before.params["paths"][0] and not after.params.get(
-                "args"
-            ):
+        ran = before.kind == "create" and before.params.get("run")
+        if ran and after.kind == "run" and not after.params.get("args"):
+            if after.params.get("path") == before.params["paths"][0]:
                 parts.remove(after)  # 'create hello.py that prints hi and run it': it runs once
     if any(p.kind == "guard" for p in parts) and any(p.kind in MUTATING for p in parts):
         return "don't change anything"

@@ -109,10 +109,8 @@ def git(c: Clause, parts: list[Part]) -> Part | None:
     if counting and what in ("log", "last") and not c.find("num"):
         counting.used = True  # 'how many commits are there?', '有几次提交'
         what = "count"
-    explicit = re.search(
-        r"last|latest|recent|message|最近|最后|上一次|最新|信息",
-        " ".join(i.text.lower() for i in nouns + c.left()),
-    )
+    said = " ".join(i.text.lower() for i in nouns + c.left())
+    explicit = re.search(r"last|latest|recent|message|最近|最后|上一次|最新|信息", said)
     if what == "last" and not (explicit or c.find("verb", "show", "tell")) and not counting:
         return None  # 'git commit' asks to commit, not to show the last commit
     for i in nouns:
@@ -137,8 +135,7 @@ def pick(c: Clause, parts: list[Part]) -> Part | None:
         empty.used = True
     c.drop("noun.file", "here", "verb.show", "verb.find", "verb.list", "verb.tell", "mark.in")
     c.drop("mark.exists")  # '这里有没有空文件'
-    by = "empty" if empty else found.value
-    return Part("pick", {"by": by})
+    return Part("pick", {"by": "empty" if empty else found.value})
 
 
 def total(c: Clause, parts: list[Part]) -> Part | None:
@@ -248,7 +245,7 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
     if paths and unit:
         c.drop("mark.in")
         return Part("count", {"unit": unit, "paths": paths})
-    if paths and len(paths) == 1:
+    if len(paths) == 1:
         c.drop("mark.in", "noun.file")
         if any(i.role == "noun" for i in c.left()):
             return None  # 'how many functions are in utils.py': not a word to count

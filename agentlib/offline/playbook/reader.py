@@ -80,8 +80,7 @@ def _table(text: str) -> dict[tuple[str, ...], list[tuple[str, str]]]:
     rows: dict[tuple[str, ...], list[tuple[str, str]]] = {}
     for line in text.strip().splitlines():
         head, _, phrases = line.partition(":")
-        meaning = [tuple((r + ".").split(".", 1)) for r in head.strip().split("+")]
-        meaning = [(role, value.rstrip(".")) for role, value in meaning]
+        meaning = [(r.partition(".")[0], r.partition(".")[2]) for r in head.strip().split("+")]
         for phrase in phrases.split("|"):
             if phrase.strip():
                 rows.setdefault(_words(phrase.strip()), meaning)

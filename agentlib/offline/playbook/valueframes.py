@@ -40,9 +40,8 @@ def version(c: Clause, parts: list[Part]) -> Part | None:
         c.drop("verb.replace", "verb.rename")
         return Part("version", {"path": path, "to": new.value, "bump": None})
     if bump:
-        return Part(
-            "version", {"path": path, "to": None, "bump": level.value if level else "patch"}
-        )
+        bump_level = level.value if level else "patch"
+        return Part("version", {"path": path, "to": None, "bump": bump_level})
     if level or marker or c.find("verb", "replace"):
         return None
     c.drop(*(f"verb.{v}" for v in ASKING))

@@ -54,23 +54,19 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     what = _content(c)
     if what is None and any(asked):
         return None  # it was told what to write, and that is not text it can take as it is
-    if what is None:
-        to = c.find("mark", "to")  # 'write hello to out.txt'
-        text = _plain(c, c.literal(before=to, content=True), "description") if to else None
-        if text and to:
-            to.used = True
-            what = {"content": text + "\n"}
+    to = c.find("mark", "to") if what is None else None  # 'write hello to out.txt'
+    text = _plain(c, c.literal(before=to, content=True), "description") if to else None
+    if text:
+        to.used, what = True, {"content": text + "\n"}
     if what is None:
         what = {"content": ""}
         if number and number.used is False and int(number.value) != len(paths):
             return None
     if len(paths) > 1 and set(what) != {"content"}:
         return None
-    if paths == [IT]:
-        return Part("create", {"paths": paths, **what})
-    if "prints" in what and paths[0].rpartition(".")[2].lower() not in RUNNERS:
-        return None
-    if "function" in what and not paths[0].endswith(".py"):
+    if paths != [IT] and "prints" in what and paths[0].rpartition(".")[2].lower() not in RUNNERS:
+        return None  # only a script it can run prints
+    if paths != [IT] and "function" in what and not paths[0].endswith(".py"):
         return None
     return Part("create", {"paths": paths, **what})
 
@@ -84,11 +80,8 @@ def _mkdir(c: Clause) -> Part | list[Part] | None:
         return _fill_folder(c, after[0].text)
     names = [c.take_path() or ""] if c.paths() and not c.find("noun", "folder") else []
     folder = _folder(c) or (names[0] if names else None)
-    if not folder:
-        word = c.find("word")
-        folder = word.value if word else None
-        if word:
-            word.used = True
+    word = None if folder else c.take("word")
+    folder = folder or (word.value if word else None)
     if not folder:
         return None
     c.drop("noun.folder")
