@@ -302,7 +302,7 @@ def condition(c: Clause) -> tuple[str, bool] | str | None:
     for i in marks:
         i.used = True
     cond = Clause(span, c.text, c.quoted)
-    path = cond.take_path() or (IT if cond.take("mark", "it") else None)
+    path = cond.take_path_or_it()
     exists = cond.take_all("mark", "exists")
     cond.drop("noun.file")
     if path is None or cond.left():

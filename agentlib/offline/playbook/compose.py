@@ -87,7 +87,7 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
         if (made := read(c, parts)) is not None:
             return made
     verbs = sorted({i.value for i in c.items if i.role == "verb"}, key=PRIORITY.index)
-    if parts and (c.find("mark", "name") or c.find("mark", "should") or verbs == ["rename"]):
+    if parts and (c.find("mark", "name", "should") or verbs == ["rename"]):
         if (made := renamed(c, parts)) is not None:
             return made
     if c.find("noun", "docstring"):
@@ -100,7 +100,7 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
         return frames.find_name(c)
     if c.find("noun", "version") and c.paths(ext_only=True) + c.take_all("mark", "it")[:0]:
         return valueframes.version(c, parts)  # 'change the version in a.txt to 2.0': not a text
-    if "count" in verbs and not (c.find("noun", "log") or c.find("noun", "commit")):
+    if "count" in verbs and not c.find("noun", "log", "commit"):
         return frames.count(c, parts)
     if "search" in verbs or "define" in verbs:
         return frames.search(c, parts)
@@ -116,19 +116,17 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
     bare = all(i.role in ("verb", "stop", "op") or i.is_("mark", "then") for i in c.left())
     if first in ("show", "tell") and (c.paths(ext_only=True) or c.find("mark", "it") or bare):
         return frames.show(c, parts)
-    if first in ("show", "list", "find", "tell") or (
-        first is None and (c.find("noun", "file") or c.find("noun", "folder") or c.find("here"))
-    ):
+    nothing_but_files = first is None and (c.find("noun", "file", "folder") or c.find("here"))
+    if first in ("show", "list", "find", "tell") or nothing_but_files:
         return frames.listing(c, parts)
-    if first in ("add", "create") and (
-        c.find("mark", "end") or (c.find("mark", "to") and first == "add")
-    ):
+    at_end = c.find("mark", "end") or (first == "add" and c.find("mark", "to"))  # 'add x to a.txt'
+    if first in ("add", "create") and at_end:
         return writeframes.append(c, parts)
     if first == "rename" and (c.find("mark", "in") or len(c.paths(ext_only=True)) < 2):
         return writeframes.replace(c, parts)
     put = c.find("verb", "create")
     if put and put.text.lower() in PUT and c.paths(ext_only=True) and not c.find("mark", "content"):
-        if c.find("noun", "folder") or c.find("mark", "in_it") or c.find("mark", "in"):
+        if c.find("noun", "folder") or c.find("mark", "in_it", "in"):
             return writeframes.transfer(c, parts)  # 'put a.txt in the docs folder': a move
     handler = {
         "create": writeframes.create, "add": writeframes.create, "append": writeframes.append,
@@ -140,9 +138,8 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
         return handler(c, parts)
     if c.find("mark", "should"):
         return writeframes.replace(c, parts)
-    if (c.paths(ext_only=True) or c.find("mark", "it")) and (
-        c.find("mark", "in") or c.find("noun", "content") or c.find("noun", "line")
-    ):
+    place = c.find("mark", "in") or c.find("noun", "content", "line")
+    if place and (c.paths(ext_only=True) or c.find("mark", "it")):
         return frames.show(c, parts)  # "what's inside notes.txt?", "log.txt 第二行"
     return renamed(c, parts)
 

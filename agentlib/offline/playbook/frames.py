@@ -272,9 +272,7 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
     if first and first.is_("verb", "find", "list", "show", "tell"):
         first.used = True
     defined = any(v.value == "define" for v in verbs)
-    imports = any(
-        v.text.lower().startswith("import") or v.text.startswith(("导入", "引入")) for v in verbs
-    )
+    imports = any(v.text.lower().startswith(("import", "导入", "引入")) for v in verbs)
     exts = _exts(c)
     folder = _folder(c)
     inside = c.take_path() if not exts and not folder else None
@@ -283,15 +281,10 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
     term_items = c.left()
     nxt = {id(a): b for a, b in itertools.pairwise(c.items)}
     word_ext = [i for i in c.items if i.role == "ext" and i.text.isalpha()]
-    if (
-        not term_items
-        and len(word_ext) == 1
-        and not nxt.get(id(word_ext[0]), c.items[0]).is_("noun", "file")
-    ):
-        term = word_ext[0].text  # 'which files import json?': the word is the term, not a kind
-        return Part(
-            "search", {"text": term, "imports": imports, "ext": None, "folder": folder, "skip": []}
-        )
+    kind = nxt.get(id(word_ext[0]), c.items[0]).is_("noun", "file") if word_ext else True
+    if not term_items and len(word_ext) == 1 and not kind:
+        params = {"text": word_ext[0].text, "imports": imports, "folder": folder, "skip": []}
+        return Part("search", {**params, "ext": None})  # 'which files import json?': a term
     quoted = len(term_items) == 1 and term_items[0].role == "quote"
     if any(i.role == "noun" for i in term_items):
         return None  # 'which files have functions': a kind of thing, not a text to search

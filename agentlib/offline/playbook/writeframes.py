@@ -212,14 +212,9 @@ def transfer(c: Clause, parts: list[Part]) -> Part | None:
     if dest is None and verb and verb.value != "rename":  # 'move a.txt to docs': a folder there
         after = [i for i in c.items if not i.used and i.role not in ("stop", "op")]
         ahead = c.items[c.items.index(into_word) + 1 :] if into_word else after
-        ahead = [i for i in ahead if i.role not in ("stop", "op")][:1]
-        if (
-            ahead
-            and ahead[0].role == "word"
-            and not ahead[0].used
-            and ahead[0].value.isidentifier()
-        ):
-            ahead[0].used, dest, bare = True, ahead[0].value, True
+        word = next((i for i in ahead if i.role not in ("stop", "op")), None)
+        if word and word.role == "word" and not word.used and word.value.isidentifier():
+            word.used, dest, bare = True, word.value, True
     c.drop("mark.in", "mark.in_it", "noun.file")
     if not src or not kind:
         return None
@@ -274,11 +269,10 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
     if marker := c.take("mark", "args"):
         c.take("mark", "with")
         at = c.items.index(marker)
-        near = c.items[max(0, at - 3) : at + 6]
-        args = [i.value for i in near if i.role in ("num", "word", "quote") and not i.used]
+        near = [i for i in c.items[max(0, at - 3) : at + 6] if i.role in ("num", "word", "quote")]
+        args = [i.value for i in near if not i.used]
         for i in near:
-            if i.role in ("num", "word", "quote"):
-                i.used = True
+            i.used = True
     c.drop("verb.tell", "mark.report", "mark.in")
     if path is None and script is None:
         return None
@@ -340,11 +334,7 @@ def _content(c: Clause) -> dict | None:
         return None
     strict = "description" if mark.value == "with" else "hedge"
     c.drop("mark.in_it")
-    lines = c.find("noun", "line")
-    wanted = None
-    if lines:
-        lines.used = True
-        wanted = _number(c)
+    wanted = _number(c) if c.take("noun", "line") else None  # 'with 3 lines: a, b and c'
     text = _plain(c, c.literal(after=mark, content=True), strict)
     if text is None:
         return None
