@@ -146,73 +146,63 @@ class Clause:
             i.used = i.used or i.role in ("stop", "op", "mark") or i in span
         return words if len(span) == 1 and span[0].role == "quote" else self.unquote(words, True)
 
+    def plain(self, text: str | None, kind: str) -> str | None:
+        """The text as content to write, unless it reads as a description (a quote never does)."""
+        if text is None or "\ue000" in text:
+            return None
+        if text in self.quoted:
+            return text
+        return None if re.search(NOT_LITERAL[kind], text, re.I) else text
+
+    def take_number(self) -> int | None:
+        found = self.take("num")
+        return int(float(found.value)) if found else None
+
+    def take_exts(self) -> list[str]:
+        """Kinds of file: 'python', or '.txt' next to 'files' ('.git folder' is a name)."""
+        found = [i.value for i in self.take_all("ext")]
+        words = [i for i in self.items if i.role != "stop"]
+        for n, i in enumerate(words):
+            near = words[max(0, n - 1) : n] + words[n + 1 : n + 2]
+            if i.used or i.role != "path" or not EXT_PATH.fullmatch(i.value):
+                continue
+            beside = {x.value for x in near if x.role == "noun"}
+            if "file" in beside or (self.find("noun", "file") is None and "folder" not in beside):
+                i.used = True
+                found.append(i.value[1:].lower())
+        return found
+
+    def take_folder(self) -> str | None:
+        """A folder named next to a folder word ('the docs folder', 'docs 文件夹', 'in src/')."""
+        noun = self.find("noun", "folder")
+        if noun:
+            at = self.items.index(noun)
+            for near in (self.items[at - 1 : at], self.items[at + 1 : at + 2]):
+                if near and not near[0].used and near[0].role in ("word", "path", "quote", "verb"):
+                    noun.used = near[0].used = True
+                    return self.unquote(near[0].text).rstrip("/")
+        for i in self.items:
+            if not i.used and i.role == "path" and i.value.endswith("/"):
+                i.used = True
+                return i.value.rstrip("/")
+        return None
+
+    def take_bare_folder(self) -> str | None:
+        """A plain word right after 'in' (or right before '里'), when it is the only one."""
+        pairs = list(itertools.pairwise(self.items))
+        after_in = [b for a, b in pairs if a.is_("mark", "in") and a.text.isascii()]  # 'in src'
+        before_in = [
+            a for a, b in pairs if b.is_("mark", "in") and not b.text.isascii()
+        ]  # 'src 里'
+        found = [i for i in after_in + before_in if i.role == "word" and not i.used]
+        if len(found) != 1:
+            return None
+        found[0].used = True
+        return found[0].value
+
 
 def _pathlike(text: str) -> bool:
     return bool(re.fullmatch(r"[\w./-]+", text)) and ("." in text or "/" in text)
-
-
-def _plain(c: Clause, text: str | None, kind: str) -> str | None:
-    """Literal text that does not read as a description of what to write (quoted text always is)."""
-    if text is None or "\ue000" in text:
-        return None
-    if text in c.quoted:
-        return text
-    return None if re.search(NOT_LITERAL[kind], text, re.I) else text
-
-
-def _quoted(item_text: str) -> bool:
-    return bool(re.fullmatch("\\s*\ue000\\d+\ue000\\s*", item_text))
-
-
-def _number(c: Clause) -> int | None:
-    found = c.take("num")
-    return int(float(found.value)) if found else None
-
-
-def _exts(c: Clause) -> list[str]:
-    """Kinds of file: 'python', or '.txt' next to 'files' ('.git folder' is a name, not a kind)."""
-    found = [i.value for i in c.take_all("ext")]
-    words = [i for i in c.items if i.role != "stop"]
-    for n, i in enumerate(words):
-        near = words[max(0, n - 1) : n] + words[n + 1 : n + 2]
-        if i.used or i.role != "path" or not EXT_PATH.fullmatch(i.value):
-            continue
-        if any(x.is_("noun", "file") for x in near) or (
-            c.find("noun", "file") is None and not any(x.is_("noun", "folder") for x in near)
-        ):
-            i.used = True
-            found.append(i.value[1:].lower())
-    return found
-
-
-def _folder(c: Clause) -> str | None:
-    """A folder named next to a folder word ('the docs folder', 'docs 文件夹', 'in src/')."""
-    noun = c.find("noun", "folder")
-    if noun:
-        at = c.items.index(noun)
-        for near in (c.items[at - 1 : at], c.items[at + 1 : at + 2]):
-            if near and not near[0].used and near[0].role in ("word", "path", "quote", "verb"):
-                noun.used = near[0].used = True
-                return c.unquote(near[0].text).rstrip("/")
-    for i in c.items:
-        if not i.used and i.role == "path" and i.value.endswith("/"):
-            i.used = True
-            return i.value.rstrip("/")
-    return None
-
-
-def _bare_folder(c: Clause) -> str | None:
-    """A plain word right after 'in' (or right before '里'), when it is the only one."""
-    pairs = list(itertools.pairwise(c.items))
-    found = [b for a, b in pairs if a.is_("mark", "in") and a.text.isascii() and b.role == "word"]
-    found += [
-        a for a, b in pairs if b.is_("mark", "in") and not b.text.isascii() and a.role == "word"
-    ]
-    found = [i for i in found if not i.used]
-    if len(found) != 1:
-        return None
-    found[0].used = True
-    return found[0].value
 
 
 # what a clause says about the part it belongs to
@@ -228,11 +218,11 @@ def exclusion(c: Clause) -> dict | None:
     at = c.items.index(marker)
     tail = Clause(c.items[at + 1 :], c.text, c.quoted)
     c.items = [*c.items[:at], Item("stop", "", 0, 0, "")]
-    exts = _exts(tail)
+    exts = tail.take_exts()
     names = []
     while path := tail.take_path():
         names.append(path)
-    folder = _folder(tail)
+    folder = tail.take_folder()
     bare = [i for i in tail.items if i.role == "word" and not i.used]
     if folder is None and len(bare) == 1 and tail.take_all("mark", "in"):
         folder, bare[0].used = bare[0].value, True  # 'but not in tests'

@@ -12,15 +12,7 @@ import itertools
 import operator
 import re
 
-from agentlib.offline.playbook.clause import (
-    EXT_PATH,
-    IT,
-    Clause,
-    _bare_folder,
-    _exts,
-    _folder,
-    _number,
-)
+from agentlib.offline.playbook.clause import EXT_PATH, IT, Clause
 from agentlib.offline.playbook.lexicon import MATH
 from agentlib.offline.playbook.reader import Item, Part
 
@@ -115,7 +107,7 @@ def git(c: Clause, parts: list[Part]) -> Part | None:
         return None  # 'git commit' asks to commit, not to show the last commit
     for i in nouns:
         i.used = True
-    n = _number(c) or 10
+    n = c.take_number() or 10
     if what == "last" and c.find("noun", "log"):
         what = "log"
     c.drop("here", "mark.exists", "mark.range")  # 'git status - any untracked files?'
@@ -189,8 +181,8 @@ def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
 def listing(c: Clause, parts: list[Part]) -> Part | None:
     """List files (by kind, folder, name), or the lines of one file that hold a word."""
     verb = c.take("verb", "list", "find", "show")
-    exts = _exts(c)
-    folder = _folder(c)
+    exts = c.take_exts()
+    folder = c.take_folder()
     if verb and verb.value in ("find", "list", "show") and (named := c.paths(ext_only=True)):
         name = c.take_path()
         c.drop("noun.file", "mark.name", "here")
@@ -208,7 +200,7 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
     if not (c.take_all("noun", "file") or exts or verb or folder or c.find("here")):
         return None
     # 'list the files in src', '列出 docs 里的文件': a folder, or none there
-    folder = _bare_folder(c) if folder is None else folder
+    folder = c.take_bare_folder() if folder is None else folder
     c.drop("here", "mark.in", "noun.folder")
     c.take_all("mark", "exists")  # 'are there any python files?'
     hidden = c.take("adj", "hidden")
@@ -258,8 +250,8 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
         if not (asked or quoted or term.isupper()):
             return None  # 'how many characters are in a.txt': a unit it cannot count
         return Part("count", {"unit": "matches", "paths": paths, "term": term})
-    exts = _exts(c)
-    folder = _folder(c) or _bare_folder(c)
+    exts = c.take_exts()
+    folder = c.take_folder() or c.take_bare_folder()
     if not c.take_all("noun", "file") and not exts:
         return None
     c.drop("here", "mark.in")
@@ -273,8 +265,8 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
         first.used = True
     defined = any(v.value == "define" for v in verbs)
     imports = any(v.text.lower().startswith(("import", "导入", "引入")) for v in verbs)
-    exts = _exts(c)
-    folder = _folder(c)
+    exts = c.take_exts()
+    folder = c.take_folder()
     inside = c.take_path() if not exts and not folder else None
     c.drop("noun.file", "noun.library", "noun.function", "mark.term", "here", "mark.in")
     c.drop("mark.in_it", "mark.it")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import re
 
-from agentlib.offline.playbook.clause import IT, Clause, _exts, _folder, _number, _plain
+from agentlib.offline.playbook.clause import IT, Clause
 from agentlib.offline.playbook.lexicon import CONFIG_FILES, RUNNERS, SHELL
 from agentlib.offline.playbook.reader import Part
 
@@ -19,7 +19,9 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     within = None
     if c.find("noun", "folder") and not c.find("mark", "in_it"):
         if c.paths(ext_only=True) and c.find("mark", "in"):
-            within = _folder(c)  # 'create todo.txt in the notes folder', '在 notes 文件夹里创建'
+            within = (
+                c.take_folder()
+            )  # 'create todo.txt in the notes folder', '在 notes 文件夹里创建'
         if within is None:
             made = _mkdir(c)  # 'build' in '新建文件夹 build' is the folder's name
             c.drop("verb.create", "verb.add")
@@ -34,7 +36,7 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     if not paths and c.take("mark", "it"):
         paths = [IT]  # 'no wait, make it print bye'
     if not paths and inside and inside.value == "in_it" and parts and parts[-1].kind == "create":
-        text = _plain(c, c.literal(content=True), "description")  # 'and write hello in it'
+        text = c.plain(c.literal(content=True), "description")  # 'and write hello in it'
         p = parts[-1].params
         if text and p.get("content") == "" and len(p["paths"]) == 1:
             return lambda part: part is parts[-1] and bool(p.update(content=text + "\n") or True)
@@ -55,7 +57,7 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     if what is None and any(asked):
         return None  # it was told what to write, and that is not text it can take as it is
     to = c.find("mark", "to") if what is None else None  # 'write hello to out.txt'
-    text = _plain(c, c.literal(before=to, content=True), "description") if to else None
+    text = c.plain(c.literal(before=to, content=True), "description") if to else None
     if text:
         to.used, what = True, {"content": text + "\n"}
     if what is None:
@@ -79,7 +81,7 @@ def _mkdir(c: Clause) -> Part | list[Part] | None:
         c.drop("noun.folder")
         return _fill_folder(c, after[0].text)
     names = [c.take_path() or ""] if c.paths() and not c.find("noun", "folder") else []
-    folder = _folder(c) or (names[0] if names else None)
+    folder = c.take_folder() or (names[0] if names else None)
     word = None if folder else c.take("word")
     folder = folder or (word.value if word else None)
     if not folder:
@@ -93,7 +95,7 @@ def _fill_folder(c: Clause, folder: str) -> Part | list[Part] | None:
     c.take("mark", "with")
     if c.find("noun", "file") and c.find("num"):
         c.drop("noun.file")
-        made.params["files"] = min(20, max(1, _number(c) or 3))
+        made.params["files"] = min(20, max(1, c.take_number() or 3))
         return made
     inner = c.take_path()
     if not inner:
@@ -108,7 +110,7 @@ def files_into_folder(c: Clause, parts: list[Part]):
     if not (parts and parts[-1].kind == "mkdir" and c.find("num") and c.find("noun", "file")):
         return None
     c.drop("verb.create", "verb.add", "mark.content", "mark.in_it", "noun.file")
-    files = min(20, max(1, _number(c) or 3))
+    files = min(20, max(1, c.take_number() or 3))
 
     def change(part: Part) -> bool:
         if part.kind != "mkdir" or part.params["files"] or len(part.params["paths"]) != 1:
@@ -137,7 +139,7 @@ def append(c: Clause, parts: list[Part]) -> Part | None:
         i.used and (i.is_("noun", "line") or i.is_("mark", "end", "last")) for i in c.items
     )
     quoted = [i.role for i in c.left()] == ["quote"]
-    text = _plain(c, c.literal(content=True), "description")
+    text = c.plain(c.literal(content=True), "description")
     if not (verb and path and text):
         return None
     if path != IT and path.rpartition(".")[2].lower() in {*RUNNERS, "html", "css", "json"}:
@@ -201,7 +203,7 @@ def transfer(c: Clause, parts: list[Part]) -> Part | None:
     kind = {"rename": "move", "copy": "copy"}.get(verb.value, "move") if verb else None
     src = c.take_path_or_it()
     into_word = c.take("mark", "to") or c.take("mark", "name")
-    folder = _folder(c)
+    folder = c.take_folder()
     if folder is None and parts and parts[-1].kind == "mkdir" and c.take("mark", "in_it"):
         folder = parts[-1].params["paths"][-1]  # 'make a folder x and copy a.txt into it'
     named = c.paths(ext_only=True)
@@ -229,8 +231,8 @@ def transfer(c: Clause, parts: list[Part]) -> Part | None:
 
 def delete(c: Clause, parts: list[Part], keep: list[str] = ()) -> Part | None:
     c.take("verb", "delete")
-    exts = _exts(c)
-    folder = _folder(c)
+    exts = c.take_exts()
+    folder = c.take_folder()
     paths = c.take_paths() or ([IT] if c.take("mark", "it") else [])
     c.drop("mark.in", "here")
     files = c.take_all("noun", "file")
@@ -313,7 +315,7 @@ def _content(c: Clause) -> dict | None:
     if verb and not _prints_word(c, verb):
         verb = None  # 'write print("hi") to test.py': code to write, not a text to print
     if mark := c.take("mark", "prints") or (verb and c.take("verb", "show")):
-        text = _plain(c, c.literal(after=mark, content=True), "behaviour")
+        text = c.plain(c.literal(after=mark, content=True), "behaviour")
         return {"prints": text, "run": True} if text else None
     func = next((i for i in c.items if i.role == "func" and not i.used), None)
     if func:
@@ -334,8 +336,8 @@ def _content(c: Clause) -> dict | None:
         return None
     strict = "description" if mark.value == "with" else "hedge"
     c.drop("mark.in_it")
-    wanted = _number(c) if c.take("noun", "line") else None  # 'with 3 lines: a, b and c'
-    text = _plain(c, c.literal(after=mark, content=True), strict)
+    wanted = c.take_number() if c.take("noun", "line") else None  # 'with 3 lines: a, b and c'
+    text = c.plain(c.literal(after=mark, content=True), strict)
     if text is None:
         return None
     if wanted:
