@@ -183,7 +183,7 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
     verb = c.take("verb", "list", "find", "show")
     exts = c.take_exts()
     folder = c.take_folder()
-    if verb and verb.value in ("find", "list", "show") and (named := c.paths(ext_only=True)):
+    if verb and (named := c.paths(ext_only=True)):
         name = c.take_path()
         c.drop("noun.file", "mark.name", "here")
         finds = c.take_all("verb", "find") + ([verb] if verb.value == "find" else [])
@@ -201,8 +201,7 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
         return None
     # 'list the files in src', '列出 docs 里的文件': a folder, or none there
     folder = c.take_bare_folder() if folder is None else folder
-    c.drop("here", "mark.in", "noun.folder")
-    c.take_all("mark", "exists")  # 'are there any python files?'
+    c.drop("here", "mark.in", "noun.folder", "mark.exists")  # 'are there any python files?'
     hidden = c.take("adj", "hidden")
     if hidden:  # 'hidden files' are only those; 'files, hidden ones too' are all of them
         after = c.items[c.items.index(hidden) + 1 : c.items.index(hidden) + 2]

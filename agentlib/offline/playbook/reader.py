@@ -257,15 +257,10 @@ def split(items: list[Item]) -> list[list[Item]]:
             after.role in FRAME_START or (after.role == "mark" and after.value in MODIFIER_START)
         )
         # a sentence's closing ".", "!" or "?" stays with it: after a colon it may be the text's own
-        if it.role == "op" and (
-            it.value in HARD - ENDS or (it.value in ENDS and after is not None)
-        ):
-            clauses.append([])
-        elif it.role == "op" and it.value in ",，" and (new_frame or it.value == "，"):
-            clauses.append([])
-        elif it.is_("mark", "then") and (
-            it.text.lower() not in ("and", "also", "并", "同时") or new_frame
-        ):
+        sentence = it.value in HARD - ENDS or (it.value in ENDS and after is not None)
+        comma = it.value in ",，" and (new_frame or it.value == "，")
+        then = it.text.lower() not in ("and", "also", "并", "同时") or new_frame  # 'and' may join
+        if (it.role == "op" and (sentence or comma)) or (it.is_("mark", "then") and then):
             clauses.append([])
         elif it.is_("mark", "correct"):
             clauses.append([it])
