@@ -3,6 +3,11 @@
 Each frame (frames.py, writeframes.py) takes from a Clause the items its slots need; an item
 taken is used, and whatever content word no slot used is left over. Literal text is taken as
 typed between the slot markers (spaces kept), and never when it reads as a description.
+
+A clause may also say something about the part it belongs to: "except .md" / "除了 keep.txt"
+filter a listing, a search, a count or a delete by kind; "but don't run it", "subfolders
+included" are flags; "if a.txt exists" / "如果 a.txt 不存在" is a condition the playbook checks
+in the real workspace before the part is played.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ Change = Callable[[Part], bool]
 MUTATING = {"create", "mkdir", "append", "replace", "move", "copy", "delete", "delete_ext"}
 MUTATING |= {"docstring", "delete_except", "version"}
 EXT_PATH = re.compile(r"\.[A-Za-z0-9]{1,8}")
+JOINERS = ("and", "和", "与", "及", "、", ",", "，")  # between two names
 
 
 class Clause:
@@ -76,6 +82,10 @@ class Clause:
             found.append(path)
         return found
 
+    def take_path_or_it(self) -> str | None:
+        """A name, or 'it': the file the part before (or the prompt before) was about."""
+        return self.take_path() or (IT if self.take("mark", "it") else None)
+
     def take_path(self, join: bool = False) -> str | None:
         found = self.paths(ext_only=True)
         if not found:
@@ -86,11 +96,7 @@ class Clause:
             if near.is_("mark", "in"):
                 near.used = True
         joined = self.items[at + 1 : at + 3]  # 'a.txt and b.txt', 'a.txt、b.txt'
-        if (
-            join
-            and len(joined) == 2
-            and joined[0].text.lower() in ("and", "和", "与", "及", "、", ",", "，")
-        ):
+        if join and len(joined) == 2 and joined[0].text.lower() in JOINERS:
             if joined[1].role in ("path", "quote") and not joined[1].used:
                 joined[0].used = True
         return self.unquote(found[0].value)
@@ -130,20 +136,11 @@ class Clause:
             i.used for i in self.items[self.items.index(span[0]) : self.items.index(span[-1])]
         ):
             return None
-        touching = [
-            i
-            for i in self.items[lo:hi]
-            if i.used
-            and len(i.text) == 1
-            and CJK.match(i.text)
-            and (i.end == span[0].start or i.start == span[-1].end)
-        ]
-        if touching:
+        glued = [i for i in self.items[lo:hi] if i.used and CJK.fullmatch(i.text)]
+        if any(i.end == span[0].start or i.start == span[-1].end for i in glued):
             return None  # '完成': a one-character marker glued to the text may be part of a word
         quotes = [i for i in span if i.role == "quote"]
-        if len(quotes) == 1 and all(
-            i.role in ("stop", "op", "mark") for i in span if i is not quotes[0]
-        ):
+        if len(quotes) == 1 and [i for i in span if i.role not in ("stop", "op", "mark")] == quotes:
             span = quotes  # "add 'requests' as a new line": the quote, and words around it
         words = self.text[span[0].start : span[-1].end]
         if len(span) == 1 and span[0].role == "quote":
@@ -154,22 +151,114 @@ class Clause:
             i.used = i.used or i.role in ("stop", "op", "mark") or i in span
         return words if len(span) == 1 and span[0].role == "quote" else self.unquote(words, True)
 
+    def plain(self, text: str | None, kind: str) -> str | None:
+        """The text as content to write, unless it reads as a description (a quote never does)."""
+        if text is None or "\ue000" in text:
+            return None
+        if text in self.quoted:
+            return text
+        return None if re.search(NOT_LITERAL[kind], text, re.I) else text
+
+    def take_number(self) -> int | None:
+        found = self.take("num")
+        return int(float(found.value)) if found else None
+
+    def take_exts(self) -> list[str]:
+        """Kinds of file: 'python', or '.txt' next to 'files' ('.git folder' is a name)."""
+        found = [i.value for i in self.take_all("ext")]
+        words = [i for i in self.items if i.role != "stop"]
+        for n, i in enumerate(words):
+            near = words[max(0, n - 1) : n] + words[n + 1 : n + 2]
+            if i.used or i.role != "path" or not EXT_PATH.fullmatch(i.value):
+                continue
+            beside = {x.value for x in near if x.role == "noun"}
+            if "file" in beside or (self.find("noun", "file") is None and "folder" not in beside):
+                i.used = True
+                found.append(i.value[1:].lower())
+        return found
+
+    def take_folder(self) -> str | None:
+        """A folder named next to a folder word ('the docs folder', 'docs 文件夹', 'in src/')."""
+        noun = self.find("noun", "folder")
+        if noun:
+            at = self.items.index(noun)
+            for near in (self.items[at - 1 : at], self.items[at + 1 : at + 2]):
+                if near and not near[0].used and _names(near[0]):
+                    noun.used = near[0].used = True
+                    return self.unquote(near[0].text).rstrip("/")
+        for i in self.items:
+            if not i.used and i.role == "path" and i.value.endswith("/"):
+                i.used = True
+                return i.value.rstrip("/")
+        return None
+
+    def take_bare_folder(self) -> str | None:
+        """A plain word right after 'in' (or right before '里'), when it is the only one."""
+        pairs = list(itertools.pairwise(self.items))
+        after_in = [b for a, b in pairs if a.is_("mark", "in") and a.text.isascii()]  # 'in src'
+        before_in = [
+            a for a, b in pairs if b.is_("mark", "in") and not b.text.isascii()
+        ]  # 'src 里'
+        found = [i for i in after_in + before_in if i.role == "word" and not i.used]
+        if len(found) != 1:
+            return None
+        found[0].used = True
+        return found[0].value
+
+
+def _names(item: Item) -> bool:
+    """A word that can name a folder: 'the build folder', and 'scripts 目录' (English nouns too)."""
+    if item.role in ("word", "path", "quote", "verb"):
+        return True
+    return item.role == "noun" and item.value != "folder" and item.text.isascii()
+
 
 def _pathlike(text: str) -> bool:
     return bool(re.fullmatch(r"[\w./-]+", text)) and ("." in text or "/" in text)
 
 
-def _plain(c: Clause, text: str | None, kind: str) -> str | None:
-    """Literal text that does not read as a description of what to write (quoted text always is)."""
-    if text is None or "\ue000" in text:
+# what a clause says about the part it belongs to
+FILTERED = {"list", "search", "count"}  # the parts an exception filters
+
+
+def exclusion(c: Clause) -> dict | None:
+    """Cut 'except X' off the clause: the extensions, names or folders it leaves out."""
+    marker = c.find("mark", "except")
+    if marker is None:
         return None
-    if text in c.quoted:
-        return text
-    return None if re.search(NOT_LITERAL[kind], text, re.I) else text
+    marker.used = True
+    at = c.items.index(marker)
+    tail = Clause(c.items[at + 1 :], c.text, c.quoted)
+    c.items = [*c.items[:at], Item("stop", "", 0, 0, "")]
+    exts = tail.take_exts()
+    names = []
+    while path := tail.take_path():
+        names.append(path)
+    folder = tail.take_folder()
+    bare = [i for i in tail.items if i.role == "word" and not i.used]
+    if folder is None and len(bare) == 1 and tail.take_all("mark", "in"):
+        folder, bare[0].used = bare[0].value, True  # 'but not in tests'
+    tail.drop("noun.file", "noun.folder")
+    if tail.left() or not (exts or names or folder):
+        return {"bad": " ".join(i.text for i in tail.left()) or marker.text}
+    return {"not_ext": exts, "skip": names + ([folder] if folder else [])}
 
 
-def _quoted(item_text: str) -> bool:
-    return bool(re.fullmatch("\\s*\ue000\\d+\ue000\\s*", item_text))
+def apply_flags(part: Part, flags: set[str]) -> bool:
+    """'but don't run it', 'to verify the edit worked', 'and tell me if the tests pass'."""
+    if "norun" in flags:
+        if part.kind != "create" or "prints" not in part.params:
+            return False
+        part.params["run"] = False
+    if "verify" in flags:
+        if part.kind != "show":
+            return False
+        part.params["verify"] = True
+    if "recursive" in flags:  # 'subfolders included', '包括子目录'
+        if part.kind not in FILTERED:
+            return False
+        part.params["recursive"] = True
+    return "report" not in flags or part.kind == "run"
 
 
 def _arguments(items: list[Item]) -> list[str]:
@@ -184,59 +273,53 @@ def _arguments(items: list[Item]) -> list[str]:
     return [run[0].value if len(run) == 1 else "".join(i.text for i in run) for run in runs]
 
 
-def _number(c: Clause) -> int | None:
-    found = c.take("num")
-    return int(float(found.value)) if found else None
-
-
-def _exts(c: Clause) -> list[str]:
-    """Kinds of file: 'python', or '.txt' next to 'files' ('.git folder' is a name, not a kind)."""
-    found = [i.value for i in c.take_all("ext")]
-    words = [i for i in c.items if i.role != "stop"]
-    for n, i in enumerate(words):
-        near = words[max(0, n - 1) : n] + words[n + 1 : n + 2]
-        if i.used or i.role != "path" or not EXT_PATH.fullmatch(i.value):
-            continue
-        if any(x.is_("noun", "file") for x in near) or (
-            c.find("noun", "file") is None and not any(x.is_("noun", "folder") for x in near)
-        ):
-            i.used = True
-            found.append(i.value[1:].lower())
-    return found
-
-
-def _folder(c: Clause) -> str | None:
-    """A folder named next to a folder word ('the docs folder', 'docs 文件夹', 'in src/')."""
-    noun = c.find("noun", "folder")
-    if noun:
-        at = c.items.index(noun)
-        for near in (c.items[at - 1 : at], c.items[at + 1 : at + 2]):
-            if near and not near[0].used and _names(near[0]):
-                noun.used = near[0].used = True
-                return c.unquote(near[0].text).rstrip("/")
-    for i in c.items:
-        if not i.used and i.role == "path" and i.value.endswith("/"):
-            i.used = True
-            return i.value.rstrip("/")
-    return None
-
-
-def _names(item: Item) -> bool:
-    """A word that can name a folder: 'the build folder', and 'scripts 目录' (English nouns too)."""
-    if item.role in ("word", "path", "quote", "verb"):
+def apply_filter(part: Part, rule: dict) -> bool:
+    p = part.params
+    if part.kind in FILTERED:
+        if rule["not_ext"]:
+            p["not_ext"] = rule["not_ext"]
+        p["skip"] = p.get("skip", []) + rule["skip"]
+        p["recursive"] = True
         return True
-    return item.role == "noun" and item.value != "folder" and item.text.isascii()
+    if part.kind == "delete_ext" and p["folder"] == "." and not rule["not_ext"]:
+        p["skip"] = p.get("skip", []) + rule["skip"]  # 'delete the .txt files except c.txt'
+        return True
+    return False
 
 
-def _bare_folder(c: Clause) -> str | None:
-    """A plain word right after 'in' (or right before '里'), when it is the only one."""
-    pairs = list(itertools.pairwise(c.items))
-    found = [b for a, b in pairs if a.is_("mark", "in") and a.text.isascii() and b.role == "word"]
-    found += [
-        a for a, b in pairs if b.is_("mark", "in") and not b.text.isascii() and a.role == "word"
-    ]
-    found = [i for i in found if not i.used]
-    if len(found) != 1:
+NEGATIVE = ("n't", "not", "missing", "不", "没")
+
+
+def condition(c: Clause) -> tuple[str, bool] | str | None:
+    """Cut 'if there's a setup.py' / '如果 hello.txt 不存在' off the clause: (path, exists).
+
+    "otherwise (just) tell me" is what it does anyway when a condition fails: it is taken as
+    read. Returns "else" for such a clause, None when there is no condition.
+    """
+    marks = [i for i in c.items if i.is_("mark", "if")]
+    if not marks:
         return None
-    found[0].used = True
-    return found[0].value
+    if marks[0].text.lower() in ("otherwise", "else", "or else", "否则") or (
+        c.items[0].is_("mark", "exists") and c.items[0].text in ("没有",)
+    ):
+        for i in c.items:
+            if i.role in ("mark", "verb", "stop") and i.value in ("if", "exists", "tell", ""):
+                i.used = True
+        return "else" if not c.left() else None
+    first = marks[0]
+    at = c.items.index(first)
+    if at == 0 or first.text in ("如果", "要是", "假如"):  # 'if A, B' / '如果 A 就 B'
+        end = c.items.index(marks[1]) if len(marks) > 1 else len(c.items)
+        span = c.items[at:end]
+    else:  # 'B, but only if A'
+        span = c.items[at:]
+    for i in marks:
+        i.used = True
+    cond = Clause(span, c.text, c.quoted)
+    path = cond.take_path_or_it()
+    exists = cond.take_all("mark", "exists")
+    cond.drop("noun.file")
+    if path is None or cond.left():
+        return None
+    wanted = not any(any(n in e.text.lower() for n in NEGATIVE) for e in exists)
+    return path, wanted

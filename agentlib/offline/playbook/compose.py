@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import itertools
 
-from agentlib.offline.playbook import frames, valueframes, writeframes
+from agentlib.offline.playbook import clause, frames, valueframes, writeframes
 from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause, _arguments
-from agentlib.offline.playbook.conditions import _condition, _exclusion, _filter, _flag
-from agentlib.offline.playbook.lexicon import PUT, RUNNERS, SHELL
+from agentlib.offline.playbook.lexicon import PUT, RUNNERS
 from agentlib.offline.playbook.reader import Found, Item, Part
-from agentlib.offline.playbook.writeframes import _content, _typed
+from agentlib.offline.playbook.writeframes import _content
 
 # when a clause has several verbs, the most specific one says what it is
 PRIORITY = ["count", "search", "define", "rename", "replace", "append", "move", "copy", "delete"]
@@ -24,16 +23,7 @@ PRIORITY += ["run", "create", "add", "show", "list", "find", "tell", "calc", "bu
 FLAGS = ("guard", "norun", "verify", "report", "recursive")
 WHEN = {"run", "create", "show", "delete", "append", "count", "setting", "version", "replace"}
 WHEN |= {"move", "copy"}  # the parts a condition can guard
-
-
-def _set(key: str, value: object, kinds: tuple[str, ...]) -> Change:
-    def change(part: Part) -> bool:
-        if part.kind not in kinds:
-            return False
-        part.params[key] = value
-        return True
-
-    return change
+PLACES = ("head", "tail", "lines")  # where in a file a show part looks
 
 
 def modifier(c: Clause, parts: list[Part]) -> Change | Part | None:
@@ -44,7 +34,7 @@ def modifier(c: Clause, parts: list[Part]) -> Change | Part | None:
         args = [c.unquote(a) for a in _arguments(given)]
         if given and len(given) == len(c.left()) and not parts[-1].params.get("args"):
             c.take_all("num"), c.take_all("word"), c.take_all("quote")
-            return _set("args", args, ("run",))
+            return lambda part: part.kind == "run" and part.params.update(args=args) is None
         return None
     if c.find("verb") is None and not c.paths() and parts and parts[-1].kind == "create":
         c.drop("mark.it")
@@ -113,8 +103,7 @@ def _the_file(c: Clause) -> None:
 
 def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
     """The frame of one clause: the first intent whose slots it fills."""
-    words = c.left()
-    if words and words[0].text.lower() in SHELL and _typed(c.items[c.items.index(words[0]) :]):
+    if writeframes.typed_command(c):
         return writeframes.run(c, parts)  # 'echo hello', 'python3 square.py 5'
     if parts and parts[-1].kind == "run" and c.find("verb", "tell"):
         said = ("verb.tell", "verb.show", "mark.it", "mark.prints", "mark.report", "noun.content")
@@ -125,7 +114,7 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
         if (made := read(c, parts)) is not None:
             return made
     verbs = sorted({i.value for i in c.items if i.role == "verb"}, key=PRIORITY.index)
-    if parts and (c.find("mark", "name") or c.find("mark", "should") or verbs == ["rename"]):
+    if parts and (c.find("mark", "name", "should") or verbs == ["rename"]):
         if (made := renamed(c, parts)) is not None:
             return made
     if c.find("noun", "docstring"):
@@ -138,23 +127,17 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
         return frames.find_name(c)
     if c.find("noun", "version") and c.paths(ext_only=True) + c.take_all("mark", "it")[:0]:
         return valueframes.version(c, parts)  # 'change the version in a.txt to 2.0': not a text
-    if "count" in verbs and not (c.find("noun", "log") or c.find("noun", "commit")):
+    if "count" in verbs and not c.find("noun", "log", "commit"):
         return frames.count(c, parts)
     if "search" in verbs or "define" in verbs:
         return frames.search(c, parts)
     for read in (frames.git, frames.pick, frames.total, writeframes.files_into_folder):
         if (made := read(c, parts)) is not None:
             return made
-    printed = c.find("verb", "show")
-    named = c.paths(ext_only=True)
-    if (
-        printed
-        and named
-        and printed.text.lower() in ("print", "output", "prints", "outputs")
-        and not c.find("verb", "create")
-    ):
-        if c.items.index(printed) > c.items.index(named[0]):  # 'what does a.py print?'
-            printed.used = True
+    printed, named = c.find("verb", "show"), c.paths(ext_only=True)
+    if printed and printed.text.lower() in ("print", "output", "prints", "outputs") and named:
+        if c.items.index(printed) > c.items.index(named[0]) and not c.find("verb", "create"):
+            printed.used = True  # 'what does a.py print?'
             return writeframes.run(c, parts)
     first = verbs[0] if verbs else None
     bare = all(
@@ -167,49 +150,37 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
     if first in ("list", "find") and c.find("noun", "line") and c.paths(ext_only=True):
         c.take_all("verb", "list", "find")
         return frames.show(c, parts)  # 'what are the last two lines of a.txt?'
-    if first in ("show", "list", "find", "tell") or (
-        first is None
-        and not inside
-        and (c.find("noun", "file") or c.find("noun", "folder") or c.find("here"))
-    ):
+    nothing_but_files = first is None and (c.find("noun", "file", "folder") or c.find("here"))
+    if first in ("show", "list", "find", "tell") or (nothing_but_files and not inside):
         return frames.listing(c, parts)
-    if first in ("add", "create") and (
-        c.find("mark", "end") or (c.find("mark", "to") and first == "add")
-    ):
+    at_end = c.find("mark", "end") or (first == "add" and c.find("mark", "to"))  # 'add x to a.txt'
+    if first in ("add", "create") and at_end:
         return writeframes.append(c, parts)
     if first == "rename" and (c.find("mark", "in") or len(c.paths(ext_only=True)) < 2):
         return writeframes.replace(c, parts)
     put = c.find("verb", "create")
     if put and put.text.lower() in PUT and c.paths(ext_only=True) and not c.find("mark", "content"):
-        if c.find("noun", "folder") or c.find("mark", "in_it") or c.find("mark", "in"):
+        if c.find("noun", "folder") or c.find("mark", "in_it", "in"):
             return writeframes.transfer(c, parts)  # 'put a.txt in the docs folder': a move
     handler = {
         "create": writeframes.create, "add": writeframes.create, "append": writeframes.append,
         "replace": writeframes.replace, "rename": writeframes.transfer,
         "move": writeframes.transfer, "copy": writeframes.transfer, "run": writeframes.run,
+        "delete": writeframes.delete,
     }.get(first)  # fmt: skip
     if handler:
         return handler(c, parts)
-    if first == "delete":
-        return writeframes.delete(c, parts)
     if c.find("mark", "should"):
         return writeframes.replace(c, parts)
-    if (c.paths(ext_only=True) or c.find("mark", "it")) and (
-        c.find("mark", "in") or c.find("noun", "content") or c.find("noun", "line")
-    ):
+    place = c.find("mark", "in") or c.find("noun", "content", "line")
+    if place and (c.paths(ext_only=True) or c.find("mark", "it")):
         return frames.show(c, parts)  # "what's inside notes.txt?", "log.txt 第二行"
     return renamed(c, parts)
 
 
 def docstring(c: Clause, parts: list[Part]) -> Part | Change | None:
     path = c.take_path()
-    for role, value in (
-        ("noun", "docstring"),
-        ("noun", "function"),
-        ("mark", "to"),
-        ("mark", "in"),
-    ):
-        c.take_all(role, value)
+    c.drop("noun.docstring", "noun.function", "mark.to", "mark.in")
     c.drop("verb.replace", "verb.add", "verb.create")
     if path:
         return Part("docstring", {"path": path})
@@ -230,15 +201,14 @@ def build(
     correcting, pending, when = False, None, None
     for items in clauses:
         c = Clause(items, text, quoted)
-        if c.take_all("mark", "correct"):
-            correcting = True
-        cond = _condition(c)
+        whole = c.unquote(text[items[0].start : items[-1].end])  # the clause as typed
+        correcting = bool(c.take_all("mark", "correct")) or correcting
+        cond = clause.condition(c)
         if cond == "else" and parts and parts[-1].when:
             continue
         if isinstance(cond, tuple):
-            after = any(i.text.lower() == "only if" for i in items) or not c.items[0].is_(
-                "mark", "if"
-            )
+            only_if = any(i.text.lower() == "only if" for i in items)
+            after = only_if or not c.items[0].is_("mark", "if")  # 'B, if A': A guards B
             if not c.left() and after and parts and parts[-1].kind in WHEN and not parts[-1].when:
                 parts[-1].when = cond  # 'create hello.txt, but only if it doesn't exist'
                 continue
@@ -249,18 +219,18 @@ def build(
                 c.items.append(Item("mark", "it", items[-1].end, items[-1].end, ""))  # '就创建一个'
         elif c.find("mark", "if"):
             return parts, " ".join(i.text for i in c.left())
-        rule = _exclusion(c)
+        rule = clause.exclusion(c)
         if rule and "bad" in rule:
             return parts, rule["bad"]
         if rule and not c.left():
-            if parts and _filter(parts[-1], rule):
+            if parts and clause.apply_filter(parts[-1], rule):
                 continue  # '列出所有文件，但是不要 .pyc 文件': the filter of the part before
             pending = rule  # '除了 keep.txt，其他文件全部删掉': the filter comes first
             continue
         flags = {flag for flag in FLAGS if c.take_all("mark", flag)}
         if flags and not c.left():
-            if not parts or not _flag(parts[-1], flags):
-                return parts, c.unquote(text[items[0].start : items[-1].end])
+            if not parts or not clause.apply_flags(parts[-1], flags):
+                return parts, whole
             parts += [Part("guard", {})] if "guard" in flags else []
             continue
         rule = rule or pending
@@ -273,43 +243,36 @@ def build(
         if parts or _last_named(earlier):
             _the_file(c)
         read_so_far = [(i.used, i.role) for i in c.items]
-        made = (
-            writeframes.delete(c, parts, (rule or {}).get("skip", []))
-            if rule and c.find("verb", "delete")
-            else intent(c, parts)
-        )
+        deleting = rule and c.find("verb", "delete")
+        made = writeframes.delete(c, parts, rule["skip"]) if deleting else intent(c, parts)
         left = c.left()
         if made is None or left:  # a value in a file ('bump the version', 'what port is set')
             made, left = _value(c, parts, read_so_far) or (made, left)
         if made is None or left:
-            words = "".join(
-                (" " if n and left[n - 1].end != i.start else "") + i.text
-                for n, i in enumerate(left)
-            )
-            return parts, c.unquote(words) or c.unquote(text[items[0].start : items[-1].end])
+            gaps = [" " if n and left[n - 1].end != i.start else "" for n, i in enumerate(left)]
+            words = "".join(gap + i.text for gap, i in zip(gaps, left, strict=True))
+            return parts, c.unquote(words) or whole
         new = []
         if callable(made):
             if not parts or not made(parts[-1]):
-                return parts, c.unquote(text[items[0].start : items[-1].end])
+                return parts, whole
         else:
             new = made if isinstance(made, list) else [made]
             for part in new:
-                part.clause = c.unquote(text[items[0].start : items[-1].end])
+                part.clause = whole
             if correcting and parts and new[0].kind == parts[-1].kind:
                 old = parts.pop()
-                if any(k in new[0].params for k in ("head", "tail", "lines")):
-                    for k in ("head", "tail", "lines"):  # 'first 2 lines, no, line 3'
-                        old.params.pop(k, None)
+                if any(k in new[0].params for k in PLACES):  # 'first 2 lines, no, line 3'
+                    old.params = {k: v for k, v in old.params.items() if k not in PLACES}
                 if IT in (new[0].params.get("paths") or [new[0].params.get("path")]):
-                    new[0].params = {
-                        **old.params,
-                        **{k: v for k, v in new[0].params.items() if k not in ("path", "paths")},
-                    }
+                    mine = {k: v for k, v in new[0].params.items() if k not in ("path", "paths")}
+                    new[0].params = {**old.params, **mine}
             parts += new
-        if rule and parts and parts[-1].kind != "delete_except" and not _filter(parts[-1], rule):
-            return parts, "except"
-        if flags and not _flag(parts[-1], flags):
-            return parts, c.unquote(text[items[0].start : items[-1].end])
+        if rule and parts and parts[-1].kind != "delete_except":
+            if not clause.apply_filter(parts[-1], rule):
+                return parts, "except"  # an exception the part cannot take: never act without it
+        if flags and not clause.apply_flags(parts[-1], flags):
+            return parts, whole
         parts += [Part("guard", {})] if "guard" in flags else []
         if when:
             if len(new if not callable(made) else [parts[-1]]) != 1 or parts[-1].kind not in WHEN:
@@ -345,10 +308,9 @@ def _check(parts: list[Part], earlier) -> str | None:
         return "(an empty request)"
     last = None
     for part in parts:
-        if part.when:
-            main = _names(part)[:1] or [IT]
+        if part.when:  # 'if it exists': the part's own file
             if part.when[0] == IT:
-                part.when = (main[0], part.when[1])
+                part.when = ((_names(part) or [IT])[0], part.when[1])
             last = part.when[0]
         for key in ("path", "src"):
             if part.params.get(key) == IT:
@@ -371,10 +333,9 @@ def _check(parts: list[Part], earlier) -> str | None:
         if (before.kind, before.params) == (after.kind, after.params) and before.when is None:
             parts.remove(after)  # "what's the git status? anything not committed?": one answer
             continue
-        if after.kind == "run" and before.kind == "create" and before.params.get("run"):
-            if after.params.get("path") == before.params["paths"][0] and not after.params.get(
-                "args"
-            ):
+        ran = before.kind == "create" and before.params.get("run")
+        if ran and after.kind == "run" and not after.params.get("args"):
+            if after.params.get("path") == before.params["paths"][0]:
                 parts.remove(after)  # 'create hello.py that prints hi and run it': it runs once
     if any(p.kind == "guard" for p in parts) and any(p.kind in MUTATING for p in parts):
         return "don't change anything"

@@ -12,17 +12,9 @@ import itertools
 import operator
 import re
 
-from agentlib.offline.playbook.clause import (
-    EXT_PATH,
-    IT,
-    Clause,
-    _bare_folder,
-    _exts,
-    _folder,
-    _number,
-)
+from agentlib.offline.playbook.clause import EXT_PATH, IT, Clause
 from agentlib.offline.playbook.lexicon import MATH
-from agentlib.offline.playbook.reader import Part
+from agentlib.offline.playbook.reader import Item, Part
 
 
 def chat(c: Clause, parts: list[Part]) -> Part | None:
@@ -59,14 +51,12 @@ def _evaluate(node: ast.AST) -> float:
     raise ValueError("not arithmetic")
 
 
+def _sign(i: Item) -> bool:
+    return i.role == "op" and i.value in ("+", "-", "*", "/", "(", ")", "^", "**")
+
+
 def math(c: Clause, parts: list[Part]) -> Part | None:
-    signs = [
-        i
-        for i in c.items
-        if i.role == "num"
-        or i.text.lower() in MATH
-        or (i.role == "op" and i.value in ("+", "-", "*", "/", "(", ")", "^", "**"))
-    ]
+    signs = [i for i in c.items if i.role == "num" or i.text.lower() in MATH or _sign(i)]
     out: list[str] = []
     for i in signs:
         if i.value == "*" and out and out[-1] == "*":
@@ -111,25 +101,18 @@ def git(c: Clause, parts: list[Part]) -> Part | None:
     if counting and what in ("log", "last") and not c.find("num"):
         counting.used = True  # 'how many commits are there?', '有几次提交'
         what = "count"
-    explicit = re.search(
-        r"last|latest|recent|message|最近|最后|上一次|最新|信息",
-        " ".join(i.text.lower() for i in nouns + c.left()),
-    )
+    said = " ".join(i.text.lower() for i in nouns + c.left())
+    explicit = re.search(r"last|latest|recent|message|最近|最后|上一次|最新|信息", said)
     if what == "last" and not (explicit or c.find("verb", "show", "tell")) and not counting:
         return None  # 'git commit' asks to commit, not to show the last commit
     for i in nouns:
         i.used = True
-    n = _number(c) or 10
+    n = c.take_number() or 10
     if what == "last" and c.find("noun", "log"):
         what = "log"
     c.drop("here", "mark.exists", "mark.range")  # 'git status - any untracked files?'
-    for role in ("noun", "verb", "mark"):
-        for value in {
-            "noun": ("git", "log"),
-            "verb": ("show", "list", "tell", "find"),
-            "mark": ("in", "last"),
-        }[role]:
-            c.take_all(role, value)
+    c.drop("noun.git", "noun.log", "verb.show", "verb.list", "verb.tell", "verb.find")
+    c.drop("mark.in", "mark.last")
     return Part("git", {"what": what, "n": n})
 
 
@@ -144,8 +127,7 @@ def pick(c: Clause, parts: list[Part]) -> Part | None:
         empty.used = True
     c.drop("noun.file", "here", "verb.show", "verb.find", "verb.list", "verb.tell", "mark.in")
     c.drop("mark.exists")  # '这里有没有空文件'
-    by = "empty" if empty else found.value
-    return Part("pick", {"by": by})
+    return Part("pick", {"by": "empty" if empty else found.value})
 
 
 def total(c: Clause, parts: list[Part]) -> Part | None:
@@ -166,7 +148,7 @@ def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
             both.used = True  # 'open both a.txt and b.txt'
         c.drop("noun.file", "noun.content", "mark.in", "verb.show", "verb.tell")
         return [Part("show", {"path": path}) for path in paths]
-    path = c.take_path() or (IT if c.take("mark", "it") else None)
+    path = c.take_path_or_it()
     if path is None and all(
         i.role in ("verb", "stop", "op", "mark") or i.is_("noun", "content") for i in c.left()
     ):
@@ -175,29 +157,23 @@ def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
         return None
     params: dict = {"path": path}
     line = c.find("noun", "line")
-    for other in c.items[c.items.index(line) + 1 :] if line else []:
-        if other.is_("noun", "line"):
-            other.used = True  # 'from line 2 to line 4'
     if line:
         at = c.items.index(line)
+        for other in c.items[at + 1 :]:
+            if other.is_("noun", "line"):
+                other.used = True  # 'from line 2 to line 4'
         end = c.take("mark", "first", "last")
         nums = [i for i in c.items[max(0, at - 5) : at + 6] if i.role == "num" and not i.used]
-        for i in nums:
+        for i in [*nums, line]:
             i.used = True
-        line.used = True
         values = [int(float(i.value)) for i in nums]
         c.drop("mark.nth", "mark.range", "mark.to")
-        if end:
-            count = (
-                values[0]
-                if values
-                else (10 if line.text.lower().endswith("s") or line.text in ("几行",) else 1)
-            )
+        if end:  # 'the first lines' are ten of them, 'the first line' one
+            many = line.text.lower().endswith("s") or line.text == "几行"
+            count = values[0] if values else 10 if many else 1
             params["head" if end.value == "first" else "tail"] = count
-        elif len(values) == 2:
-            params["lines"] = sorted(values)
-        elif len(values) == 1:
-            params["lines"] = [values[0], values[0]]
+        elif len(values) in (1, 2):
+            params["lines"] = [min(values), max(values)]
         else:
             return None
     c.drop("noun.file", "noun.content", "mark.in", "verb.show", "verb.tell")
@@ -207,9 +183,9 @@ def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
 def listing(c: Clause, parts: list[Part]) -> Part | None:
     """List files (by kind, folder, name), or the lines of one file that hold a word."""
     verb = c.take("verb", "list", "find", "show")
-    exts = _exts(c)
-    folder = _folder(c)
-    if verb and verb.value in ("find", "list", "show") and (named := c.paths(ext_only=True)):
+    exts = c.take_exts()
+    folder = c.take_folder()
+    if verb and (named := c.paths(ext_only=True)):
         name = c.take_path()
         c.drop("noun.file", "mark.name", "here")
         finds = c.take_all("verb", "find") + ([verb] if verb.value == "find" else [])
@@ -225,22 +201,15 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
         return _by_name(name)
     if not (c.take_all("noun", "file") or exts or verb or folder or c.find("here")):
         return None
-    if folder is None:  # 'list the files in src', '列出 docs 里的文件': a folder, or none there
-        folder = _bare_folder(c)
-    c.drop("here", "mark.in", "noun.folder")
-    c.take_all("mark", "exists")  # 'are there any python files?'
+    # 'list the files in src', '列出 docs 里的文件': a folder, or none there
+    folder = c.take_bare_folder() if folder is None else folder
+    c.drop("here", "mark.in", "noun.folder", "mark.exists")  # 'are there any python files?'
     hidden = c.take("adj", "hidden")
     if hidden:  # 'hidden files' are only those; 'files, hidden ones too' are all of them
         after = c.items[c.items.index(hidden) + 1 : c.items.index(hidden) + 2]
         hidden = "only" if after and after[0].is_("noun", "file") else "also"
-    params = {
-        "folder": folder,
-        "ext": exts or None,
-        "hidden": hidden or "no",
-        "recursive": bool(exts),
-        "skip": [],
-    }
-    return Part("list", params)
+    params = {"folder": folder, "ext": exts or None, "hidden": hidden or "no"}
+    return Part("list", {**params, "recursive": bool(exts), "skip": []})
 
 
 def _by_name(name: str) -> Part:
@@ -262,10 +231,7 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
     asked = c.take_all("noun", "times") + c.take_all("mark", "term") + c.take_all("verb", "count")
     asked = [i for i in asked if i.value != "count" or i.text in ("几次", "多少次")]
     c.drop("verb.search", "verb.tell")  # 'tell me how many lines'
-    paths = c.take_paths()
-    if c.find("mark", "it") and not paths:
-        c.take("mark", "it")
-        paths = [IT]
+    paths = c.take_paths() or ([IT] if c.take("mark", "it") else [])
     c.take_all("mark", "exists")  # 'how many markdown files are there'
     if unit and not paths:
         return None  # 'count the lines in all python files': not one file it can name
@@ -275,7 +241,7 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
     earlier = parts[-1].params.get("unit") if parts and parts[-1].kind == "count" else None
     if paths and not unit and earlier in ("lines", "words") and not c.left():
         return Part("count", {"unit": earlier, "paths": paths})  # '... and how many in b.csv?'
-    if paths and len(paths) == 1:
+    if len(paths) == 1:
         c.drop("mark.in", "noun.file")
         if any(i.role == "noun" for i in c.left()):
             return None  # 'how many functions are in utils.py': not a word to count
@@ -288,8 +254,8 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
         if not (asked or quoted or term.isupper()):
             return None  # 'how many characters are in a.txt': a unit it cannot count
         return Part("count", {"unit": "matches", "paths": paths, "term": term})
-    exts = _exts(c)
-    folder = _folder(c) or _bare_folder(c)
+    exts = c.take_exts()
+    folder = c.take_folder() or c.take_bare_folder()
     if not c.take_all("noun", "file") and not exts:
         return None
     c.drop("here", "mark.in")
@@ -309,38 +275,23 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
     if first and first.is_("verb", "find", "list", "show", "tell"):
         first.used = True
     defined = any(v.value == "define" for v in verbs)
-    imports = any(
-        v.text.lower().startswith("import") or v.text.startswith(("导入", "引入")) for v in verbs
-    )
+    imports = any(v.text.lower().startswith(("import", "导入", "引入")) for v in verbs)
     if verbs:  # 'where does X appear', '在哪些地方出现': the search itself, not a file to find
         c.drop("verb.find")
-    exts = _exts(c)
-    folder = _folder(c)
+    exts = c.take_exts()
+    folder = c.take_folder()
     named = c.paths(ext_only=True)
     placed = bool(named) and _placed(c, named[0])
     inside = c.take_path() if not exts and not folder else None
-    c.drop(
-        "noun.file",
-        "noun.library",
-        "noun.function",
-        "mark.term",
-        "here",
-        "mark.in",
-        "mark.in_it",
-        "mark.it",
-    )
+    c.drop("noun.file", "noun.library", "noun.function", "mark.term", "here", "mark.in")
+    c.drop("mark.in_it", "mark.it")
     term_items = c.left()
     nxt = {id(a): b for a, b in itertools.pairwise(c.items)}
     word_ext = [i for i in c.items if i.role == "ext" and i.text.isalpha()]
-    if (
-        not term_items
-        and len(word_ext) == 1
-        and not nxt.get(id(word_ext[0]), c.items[0]).is_("noun", "file")
-    ):
-        term = word_ext[0].text  # 'which files import json?': the word is the term, not a kind
-        return Part(
-            "search", {"text": term, "imports": imports, "ext": None, "folder": folder, "skip": []}
-        )
+    kind = nxt.get(id(word_ext[0]), c.items[0]).is_("noun", "file") if word_ext else True
+    if not term_items and len(word_ext) == 1 and not kind:
+        params = {"text": word_ext[0].text, "imports": imports, "folder": folder, "skip": []}
+        return Part("search", {**params, "ext": None})  # 'which files import json?': a term
     quoted = len(term_items) == 1 and term_items[0].role == "quote"
     if any(i.role == "noun" for i in term_items):
         return None  # 'which files have functions': a kind of thing, not a text to search

@@ -257,23 +257,7 @@ KEY_WORDS = {"端口": "port", "主机": "host", "地址": "host", "调试": "de
 PUT = {"put", "place", "放", "放进", "放到", "放入"}
 
 # commands typed out as they are: run verbatim (after the danger check)
-SHELL = {
-    "ls",
-    "pwd",
-    "echo",
-    "head",
-    "tail",
-    "wc",
-    "date",
-    "whoami",
-    "uname",
-    "tree",
-    "du",
-    "df",
-    "python3",
-    "python",
-    "node",
-}
+SHELL = set("ls pwd echo head tail wc date whoami uname tree du df python3 python node".split())
 
 # what each kind of script is run with: the only kinds it writes or runs
 RUNNERS = {"py": "python3", "js": "node", "sh": "bash"}

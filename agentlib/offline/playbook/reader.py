@@ -80,8 +80,7 @@ def _table(text: str) -> dict[tuple[str, ...], list[tuple[str, str]]]:
     rows: dict[tuple[str, ...], list[tuple[str, str]]] = {}
     for line in text.strip().splitlines():
         head, _, phrases = line.partition(":")
-        meaning = [tuple((r + ".").split(".", 1)) for r in head.strip().split("+")]
-        meaning = [(role, value.rstrip(".")) for role, value in meaning]
+        meaning = [(r.partition(".")[0], r.partition(".")[2]) for r in head.strip().split("+")]
         for phrase in phrases.split("|"):
             if phrase.strip():
                 rows.setdefault(_words(phrase.strip()), meaning)
@@ -141,14 +140,11 @@ def _shapes(text: str, offset: int, names: bool = True) -> list[Item]:
         if kind == "word" and token in lexicon.NAMED_FILES:  # 'show me the LICENSE'
             out.append(Item("path", token, at, at + len(token), token))
             continue
-        if kind == "dotted":
-            out.append(Item("word", token, at, at + len(token), token))
-            continue
-        if kind == "num":  # '5th' is the number 5
-            out.append(Item(kind, token.rstrip("stndrh"), at, at + len(token), token))
-            continue
-        if kind != "cjk":
-            out.append(Item(kind, token, at, at + len(token), token))
+        if kind != "cjk":  # a version or an address ('1.2.3') is a word; '5th' is the number 5
+            value = token.rstrip("stndrh") if kind == "num" else token
+            out.append(
+                Item("word" if kind == "dotted" else kind, value, at, at + len(token), token)
+            )
             continue
         i = 0
         while i < len(token):
@@ -221,16 +217,9 @@ def classify(text: str, typos: bool = False) -> list[Item]:
                 i += n
                 break
         else:
-            t = tokens[i]
-            items.append(
-                Item(
-                    "word" if t.role == "cjk" else t.role,
-                    t.value if t.role == "num" else t.text,
-                    t.start,
-                    t.end,
-                    t.text,
-                )
-            )
+            t = tokens[i]  # in no table: a name, a number, a sign or a content word
+            value = t.value if t.role == "num" else t.text
+            items.append(Item("word" if t.role == "cjk" else t.role, value, t.start, t.end, t.text))
             i += 1
     return items
 
@@ -274,9 +263,7 @@ def _next_role(items: list[Item], at: int) -> Item | None:
 def split(items: list[Item]) -> list[list[Item]]:
     """Clauses: cut at sentence ends, at 'then', and at a comma or 'and' before a new frame."""
     clauses: list[list[Item]] = [[]]
-    verbatim = (
-        False  # after 'content:' / '内容：' the text runs to the sentence's end, commas and all
-    )
+    verbatim = False  # after 'content:' / '内容：' the text runs to the sentence's end, commas too
     for n, it in enumerate(items):
         after = _next_role(items, n + 1)
         if verbatim and not (it.role == "op" and it.value in HARD):
@@ -290,15 +277,10 @@ def split(items: list[Item]) -> list[list[Item]]:
             after.role in FRAME_START or (after.role == "mark" and after.value in MODIFIER_START)
         )
         # a sentence's closing ".", "!" or "?" stays with it: after a colon it may be the text's own
-        if it.role == "op" and (
-            it.value in HARD - ENDS or (it.value in ENDS and after is not None)
-        ):
-            clauses.append([])
-        elif it.role == "op" and it.value in ",，" and (new_frame or it.value == "，"):
-            clauses.append([])
-        elif it.is_("mark", "then") and (
-            it.text.lower() not in ("and", "also", "并", "同时") or new_frame
-        ):
+        sentence = it.value in HARD - ENDS or (it.value in ENDS and after is not None)
+        comma = it.value in ",，" and (new_frame or it.value == "，")
+        then = it.text.lower() not in ("and", "also", "并", "同时") or new_frame  # 'and' may join
+        if (it.role == "op" and (sentence or comma)) or (it.is_("mark", "then") and then):
             clauses.append([])
         elif it.is_("mark", "correct"):
             clauses.append([it])

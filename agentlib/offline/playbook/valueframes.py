@@ -23,7 +23,7 @@ def version(c: Clause, parts: list[Part]) -> Part | None:
     again = again and parts and parts[-1].kind == "version"  # '... then bump it', '再把它改成 2.0'
     if not (c.find("noun", "version") or again):
         return None
-    path = c.take_path() or (IT if c.take("mark", "it") else None)
+    path = c.take_path_or_it()
     if path is None:
         return None
     c.drop("noun.version", "noun.file", "mark.in", "here")
@@ -40,9 +40,8 @@ def version(c: Clause, parts: list[Part]) -> Part | None:
         c.drop("verb.replace", "verb.rename")
         return Part("version", {"path": path, "to": new.value, "bump": None})
     if bump:
-        return Part(
-            "version", {"path": path, "to": None, "bump": level.value if level else "patch"}
-        )
+        bump_level = level.value if level else "patch"
+        return Part("version", {"path": path, "to": None, "bump": bump_level})
     if level or marker or c.find("verb", "replace"):
         return None
     c.drop(*(f"verb.{v}" for v in ASKING))

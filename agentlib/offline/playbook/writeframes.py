@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import re
 
-from agentlib.offline.playbook.clause import IT, Clause, _arguments, _exts, _folder, _number, _plain
+from agentlib.offline.playbook.clause import IT, Clause, _arguments
 from agentlib.offline.playbook.lexicon import CONFIG_FILES, RUNNERS, SHELL
 from agentlib.offline.playbook.reader import Part
 
@@ -19,7 +19,9 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     within = None
     if c.find("noun", "folder") and not c.find("mark", "in_it"):
         if c.paths(ext_only=True) and c.find("mark", "in"):
-            within = _folder(c)  # 'create todo.txt in the notes folder', '在 notes 文件夹里创建'
+            within = (
+                c.take_folder()
+            )  # 'create todo.txt in the notes folder', '在 notes 文件夹里创建'
         if within is None:
             made = _mkdir(c)  # 'build' in '新建文件夹 build' is the folder's name
             c.drop("verb.create", "verb.add")
@@ -34,7 +36,7 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     if not paths and c.take("mark", "it"):
         paths = [IT]  # 'no wait, make it print bye'
     if not paths and inside and inside.value == "in_it" and parts and parts[-1].kind == "create":
-        text = _plain(c, c.literal(content=True), "description")  # 'and write hello in it'
+        text = c.plain(c.literal(content=True), "description")  # 'and write hello in it'
         p = parts[-1].params
         if text and p.get("content") == "" and len(p["paths"]) == 1:
             return lambda part: part is parts[-1] and bool(p.update(content=text + "\n") or True)
@@ -49,31 +51,24 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     number = c.find("num")
     if not paths:
         return None
-    asked = [
-        c.find(r, v)
-        for r, v in (("mark", "prints"), ("mark", "content"), ("mark", "with"), ("verb", "show"))
-    ]
-    asked = [i for i in asked if i and (i.role != "verb" or _prints_word(c, i))]
+    asked = [c.find("mark", "prints"), c.find("mark", "content"), c.find("mark", "with")]
+    asked += [i for i in [c.find("verb", "show")] if i and _prints_word(c, i)]
     what = _content(c)
     if what is None and any(asked):
         return None  # it was told what to write, and that is not text it can take as it is
-    if what is None:
-        to = c.find("mark", "to")  # 'write hello to out.txt'
-        text = _plain(c, c.literal(before=to, content=True), "description") if to else None
-        if text and to:
-            to.used = True
-            what = {"content": text + "\n"}
+    to = c.find("mark", "to") if what is None else None  # 'write hello to out.txt'
+    text = c.plain(c.literal(before=to, content=True), "description") if to else None
+    if text:
+        to.used, what = True, {"content": text + "\n"}
     if what is None:
         what = {"content": ""}
         if number and number.used is False and int(number.value) != len(paths):
             return None
     if len(paths) > 1 and set(what) != {"content"}:
         return None
-    if paths == [IT]:
-        return Part("create", {"paths": paths, **what})
-    if "prints" in what and paths[0].rpartition(".")[2].lower() not in RUNNERS:
-        return None
-    if "function" in what and not paths[0].endswith(".py"):
+    if paths != [IT] and "prints" in what and paths[0].rpartition(".")[2].lower() not in RUNNERS:
+        return None  # only a script it can run prints
+    if paths != [IT] and "function" in what and not paths[0].endswith(".py"):
         return None
     return Part("create", {"paths": paths, **what})
 
@@ -86,12 +81,9 @@ def _mkdir(c: Clause) -> Part | list[Part] | None:
         c.drop("noun.folder")
         return _fill_folder(c, after[0].text)
     names = [c.take_path() or ""] if c.paths() and not c.find("noun", "folder") else []
-    folder = _folder(c) or (names[0] if names else None)
-    if not folder:
-        word = c.find("word")
-        folder = word.value if word else None
-        if word:
-            word.used = True
+    folder = c.take_folder() or (names[0] if names else None)
+    word = None if folder else c.take("word")
+    folder = folder or (word.value if word else None)
     if not folder:
         return None
     c.drop("noun.folder")
@@ -103,7 +95,7 @@ def _fill_folder(c: Clause, folder: str) -> Part | list[Part] | None:
     c.take("mark", "with")
     if c.find("noun", "file") and c.find("num"):
         c.drop("noun.file")
-        made.params["files"] = min(20, max(1, _number(c) or 3))
+        made.params["files"] = min(20, max(1, c.take_number() or 3))
         return made
     inner = c.take_path()
     if not inner:
@@ -118,7 +110,7 @@ def files_into_folder(c: Clause, parts: list[Part]):
     if not (parts and parts[-1].kind == "mkdir" and c.find("num") and c.find("noun", "file")):
         return None
     c.drop("verb.create", "verb.add", "mark.content", "mark.in_it", "noun.file")
-    files = min(20, max(1, _number(c) or 3))
+    files = min(20, max(1, c.take_number() or 3))
 
     def change(part: Part) -> bool:
         if part.kind != "mkdir" or part.params["files"] or len(part.params["paths"]) != 1:
@@ -129,26 +121,25 @@ def files_into_folder(c: Clause, parts: list[Part]):
     return change
 
 
+WHERE = ("end", "last", "to", "line", "file")  # 'at the end of', 'as a new line', '末尾'
+
+
 def append(c: Clause, parts: list[Part]) -> Part | None:
     verb = c.take("verb", "append", "add")
-    path = c.take_path() or (IT if c.take("mark", "it") else None)
+    path = c.take_path_or_it()
     # markers count only next to the name: '成' in '完成' is part of the text
     for _ in range(2):
         words = [i for i in c.items if i.role != "stop"]
         for n, item in enumerate(words):
             near = words[max(0, n - 1) : n] + words[n + 1 : n + 2]
             beside = any(x.used and x.role in ("path", "mark", "verb", "noun") for x in near)
-            if (
-                item.role in ("mark", "noun")
-                and item.value in ("end", "last", "to", "line", "file")
-                and beside
-            ):
+            if beside and item.role in ("mark", "noun") and item.value in WHERE:
                 item.used = True
     said_where = any(
         i.used and (i.is_("noun", "line") or i.is_("mark", "end", "last")) for i in c.items
     )
     quoted = [i.role for i in c.left()] == ["quote"]
-    text = _plain(c, c.literal(content=True), "description")
+    text = c.plain(c.literal(content=True), "description")
     if not (verb and path and text):
         return None
     if path != IT and path.rpartition(".")[2].lower() in {*RUNNERS, "html", "css", "json"}:
@@ -179,13 +170,9 @@ def replace(c: Clause, parts: list[Part]) -> Part | None:
         if inside and other is not inside[0]:
             other.role = "word"  # 'replace foo.txt with bar.txt in list.md': text, not the file
     path = c.take_path()
-    if (
-        path is None
-        and parts
-        and parts[-1].kind == "replace"
-        and parts[-1].params.get("old") is None
-    ):
-        path = parts[-1].params["path"]
+    last = parts[-1] if parts else None  # 'edit a.txt, change x to y': the file named before
+    if path is None and last and last.kind == "replace" and last.params.get("old") is None:
+        path = last.params["path"]
     c.drop("noun.typo")
     symbol = bool(c.take_all("noun", "function") + c.take_all("mark", "term"))
     symbol = symbol or (verb is not None and verb.value == "rename")
@@ -215,9 +202,9 @@ def replace(c: Clause, parts: list[Part]) -> Part | None:
 def transfer(c: Clause, parts: list[Part]) -> Part | None:
     verb = c.take("verb", "rename", "move", "copy") or c.take("verb", "create")
     kind = {"rename": "move", "copy": "copy"}.get(verb.value, "move") if verb else None
-    src = c.take_path() or (IT if c.take("mark", "it") else None)
+    src = c.take_path_or_it()
     into_word = c.take("mark", "to") or c.take("mark", "name")
-    folder = _folder(c)
+    folder = c.take_folder()
     if folder is None and parts and parts[-1].kind == "mkdir" and c.take("mark", "in_it"):
         folder = parts[-1].params["paths"][-1]  # 'make a folder x and copy a.txt into it'
     named = c.paths(ext_only=True)
@@ -228,14 +215,9 @@ def transfer(c: Clause, parts: list[Part]) -> Part | None:
     if dest is None and verb and verb.value != "rename":  # 'move a.txt to docs': a folder there
         after = [i for i in c.items if not i.used and i.role not in ("stop", "op")]
         ahead = c.items[c.items.index(into_word) + 1 :] if into_word else after
-        ahead = [i for i in ahead if i.role not in ("stop", "op")][:1]
-        if (
-            ahead
-            and ahead[0].role == "word"
-            and not ahead[0].used
-            and ahead[0].value.isidentifier()
-        ):
-            ahead[0].used, dest, bare = True, ahead[0].value, True
+        word = next((i for i in ahead if i.role not in ("stop", "op")), None)
+        if word and word.role == "word" and not word.used and word.value.isidentifier():
+            word.used, dest, bare = True, word.value, True
     c.drop("mark.in", "mark.in_it", "noun.file")
     if not src or not kind:
         return None
@@ -250,12 +232,9 @@ def transfer(c: Clause, parts: list[Part]) -> Part | None:
 
 def delete(c: Clause, parts: list[Part], keep: list[str] = ()) -> Part | None:
     c.take("verb", "delete")
-    exts = _exts(c)
-    folder = _folder(c)
-    paths = c.take_paths()
-    if c.find("mark", "it") and not paths:
-        c.take("mark", "it")
-        paths = [IT]
+    exts = c.take_exts()
+    folder = c.take_folder()
+    paths = c.take_paths() or ([IT] if c.take("mark", "it") else [])
     c.drop("mark.in", "here")
     files = c.take_all("noun", "file")
     if keep and not paths and not exts:
@@ -268,9 +247,8 @@ def delete(c: Clause, parts: list[Part], keep: list[str] = ()) -> Part | None:
 
 
 def run(c: Clause, parts: list[Part]) -> Part | None:
-    first = c.left()[:1]
-    if first and first[0].text.lower() in SHELL and _typed(c.items[c.items.index(first[0]) :]):
-        command = c.text[first[0].start : c.items[-1].end]
+    if typed_command(c):  # 'echo hello', 'python3 square.py 5': run as typed
+        command = c.text[c.left()[0].start : c.items[-1].end]
         for i in c.items:
             i.used = True
         return Part("run", {"command": c.unquote(command).strip()})
@@ -280,7 +258,7 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
     if quote and not c.paths(ext_only=True):
         quote.used = True
         return Part("run", {"command": c.unquote(quote.value)})
-    path = c.take_path() or (IT if c.take("mark", "it") else None)
+    path = c.take_path_or_it()
     script = c.take("noun", "file")
     args = []
     at = next((n for n, i in enumerate(c.items) if i.role == "path" and i.used), None)
@@ -294,11 +272,10 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
     if marker := c.take("mark", "args"):
         c.take("mark", "with")
         at = c.items.index(marker)
-        near = c.items[max(0, at - 3) : at + 6]
-        args = _arguments([i for i in near if i.role in ("num", "word", "quote") and not i.used])
+        near = [i for i in c.items[max(0, at - 3) : at + 6] if i.role in ("num", "word", "quote")]
+        args = _arguments([i for i in near if not i.used])
         for i in near:
-            if i.role in ("num", "word", "quote"):
-                i.used = True
+            i.used = True
     c.drop("verb.tell", "mark.report", "mark.in")
     if path is None and script is None:
         return None
@@ -309,8 +286,12 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
     return Part("run", {"path": path, "args": [c.unquote(a) for a in args]})
 
 
-def _typed(items: list) -> bool:
+def typed_command(c: Clause) -> bool:
     """A command typed out ('ls -la', 'tail -n 2 log.txt'); 'head' or 'tail' only before its arguments."""
+    first = c.left()[:1]
+    if not first or first[0].text.lower() not in SHELL:
+        return False
+    items = c.items[c.items.index(first[0]) :]
     if items[0].role == "word":
         return True
     options = [
@@ -335,7 +316,7 @@ def _content(c: Clause) -> dict | None:
     if verb and not _prints_word(c, verb):
         verb = None  # 'write print("hi") to test.py': code to write, not a text to print
     if mark := c.take("mark", "prints") or (verb and c.take("verb", "show")):
-        text = _plain(c, c.literal(after=mark, content=True), "behaviour")
+        text = c.plain(c.literal(after=mark, content=True), "behaviour")
         return {"prints": text, "run": True} if text else None
     func = next((i for i in c.items if i.role == "func" and not i.used), None)
     if func:
@@ -356,12 +337,8 @@ def _content(c: Clause) -> dict | None:
         return None
     strict = "description" if mark.value == "with" else "hedge"
     c.drop("mark.in_it")
-    lines = c.find("noun", "line")
-    wanted = None
-    if lines:
-        lines.used = True
-        wanted = _number(c)
-    text = _plain(c, c.literal(after=mark, content=True), strict)
+    wanted = c.take_number() if c.take("noun", "line") else None  # 'with 3 lines: a, b and c'
+    text = c.plain(c.literal(after=mark, content=True), strict)
     if text is None:
         return None
     if wanted:
@@ -392,11 +369,8 @@ def _body(name: str, args: list[str], returns: str | None) -> str | None:
             return None
         allowed = (ast.BinOp, ast.Name, ast.Constant, ast.operator, ast.Load, ast.UnaryOp)
         names_ok = all(not isinstance(n, ast.Name) or n.id in args for n in ast.walk(tree))
-        return (
-            ast.unparse(tree)
-            if names_ok and all(isinstance(n, allowed) for n in ast.walk(tree))
-            else None
-        )
+        plain = names_ok and all(isinstance(n, allowed) for n in ast.walk(tree))
+        return ast.unparse(tree) if plain else None
     for known, body in FUNCTION_BODIES.items():
         if name.lower() in known and args and body.count("%s") <= max(len(args), 1):
             fill = args if body.count("%s") == len(args) else [args[0]] * body.count("%s")
