@@ -6,7 +6,6 @@ import importlib.util
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -459,12 +458,6 @@ from agentlib.widgets import show
 show(examples.tool_error())"""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def jupyterlab(tmp_path):
     """A JupyterLab server on a free port serving ``tmp_path/work``; stopped after the test."""
@@ -492,9 +485,8 @@ def jupyterlab(tmp_path):
         "JUPYTERLAB_SETTINGS_DIR": str(tmp_path / "settings"),
         "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "workspaces"),
     }
-    port = free_port()
-    cmd = [
-        str(Path(sys.executable).parent / "jupyter-lab"), "--no-browser", f"--port={port}",
+    cmd = [  # port 0: the system picks a free one, which no other test can take in between
+        str(Path(sys.executable).parent / "jupyter-lab"), "--no-browser", "--port=0",
         "--IdentityProvider.token=", "--ServerApp.password=", f"--notebook-dir={work}",
     ]  # fmt: skip
     if hasattr(os, "geteuid") and os.geteuid() == 0:
@@ -503,14 +495,15 @@ def jupyterlab(tmp_path):
     server = subprocess.Popen(
         cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
     )
-    url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 90
         while True:
-            try:
+            try:  # the server writes where it listens into its runtime folder
+                info = json.loads(next((tmp_path / "runtime").glob("jpserver-*.json")).read_text())
+                url = f"http://127.0.0.1:{info['port']}"
                 with urllib.request.urlopen(f"{url}/api/status", timeout=2):
                     break
-            except OSError:
+            except (OSError, StopIteration, ValueError):
                 if server.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError((tmp_path / "lab.log").read_text()[-2000:]) from None
                 time.sleep(0.5)
