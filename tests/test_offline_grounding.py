@@ -224,3 +224,35 @@ def test_the_content_of_the_file_just_made_is_shown(tmp_path, toolbox):
 def test_content_that_is_a_greeting_is_written_not_answered(tmp_path, toolbox, greeting):
     ask(tmp_path, toolbox, f"创建 hi.txt，内容是 {greeting}")
     assert (tmp_path / "hi.txt").read_text(encoding="utf-8") == f"{greeting}\n"
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt, content",
+    [
+        ('create data.json containing {"retries": 2}', '{"retries": 2}\n'),
+        ("create list.txt with [milk, eggs]", "[milk, eggs]\n"),
+        ("新建 note.txt，内容是 (待定)", "(待定)\n"),
+    ],
+)
+def test_content_keeps_its_brackets(tmp_path, toolbox, prompt, content):
+    ask(tmp_path, toolbox, prompt)
+    written = next(p for p in tmp_path.iterdir() if p.is_file())
+    assert written.read_text(encoding="utf-8") == content
+
+
+@TOOLBOXES
+@pytest.mark.parametrize("prompt", ["show me docs/", "what's in docs/?", "看看 docs/ 里有什么"])
+def test_a_folder_named_with_a_slash_is_listed_not_read(tmp_path, toolbox, prompt):
+    plant(tmp_path, {"docs/a.md": "a\n", "docs/b.md": "b\n", "top.txt": "t\n"})
+    answer, calls = ask(tmp_path, toolbox, prompt)
+    assert "a.md" in answer and "b.md" in answer and "top.txt" not in answer
+    assert all(call.get("path") != "docs/" for call in calls)
+
+
+@TOOLBOXES
+@pytest.mark.parametrize("prompt", ["把 notes.md 移到 中文 文件夹", "把 notes.md 移到中文文件夹里"])
+def test_a_chinese_folder_name_is_kept_whole_though_part_of_it_is_a_word(tmp_path, toolbox, prompt):
+    plant(tmp_path, {"notes.md": "n\n", "中文/keep.md": "k\n"})
+    ask(tmp_path, toolbox, prompt)
+    assert (tmp_path / "中文" / "notes.md").exists() and not (tmp_path / "文").exists()

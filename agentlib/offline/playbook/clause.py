@@ -117,7 +117,8 @@ class Clause:
         quote = len(quote) == 1 and quote[0].role == "quote"
         if content and opening and opening[0].text.lower() in DESCRIBING and not quote:
             return None
-        edge = lambda i: (i.role in ("stop", "op") and i.text not in "#)]}") or i.text in ("-",)  # noqa: E731
+        # a bracket belongs to the text: '{"debug": false}', '(x)'
+        edge = lambda i: (i.role in ("stop", "op") and i.text not in "#()[]{}") or i.text in ("-",)  # noqa: E731
         # after a colon the rest is the text itself, its closing "!" or "." included
         verbatim = bool(span) and span[0].text in (":", "：")
         while len(span) > 1 and edge(span[0]):
@@ -184,13 +185,35 @@ class Clause:
             at = self.items.index(noun)
             for near in (self.items[at - 1 : at], self.items[at + 1 : at + 2]):
                 if near and not near[0].used and _names(near[0]):
-                    noun.used = near[0].used = True
-                    return self.unquote(near[0].text).rstrip("/")
+                    run = self._typed_with(near[0], noun)
+                    noun.used = True
+                    for i in run:
+                        i.used = True
+                    return self.unquote("".join(i.text for i in run)).rstrip("/")
         for i in self.items:
             if not i.used and i.role == "path" and i.value.endswith("/"):
                 i.used = True
                 return i.value.rstrip("/")
         return None
+
+    def _typed_with(self, item: Item, noun: Item) -> list[Item]:
+        """The Chinese name an item was cut from: '中文 文件夹' is one name, though '中' is a word."""
+        run = [item]
+        if not CJK.match(item.text):
+            return run
+        at = self.items.index(item)
+        for step in (-1, 1):
+            n = at + step
+            while 0 <= n < len(self.items):
+                other = self.items[n]
+                edge = run[0].start if step < 0 else run[-1].end
+                if other is noun or other.used or other.role == "verb" or not CJK.match(other.text):
+                    break
+                if (other.end if step < 0 else other.start) != edge:
+                    break
+                run.insert(0, other) if step < 0 else run.append(other)
+                n += step
+        return run
 
     def take_bare_folder(self) -> str | None:
         """A plain word right after 'in' (or right before '里'), when it is the only one."""

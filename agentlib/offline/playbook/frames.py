@@ -155,6 +155,10 @@ def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
         path = IT  # '再看一下', 'show it again': the file of the last turn
     if path is None:
         return None
+    if path.endswith("/") and not c.find("noun", "line"):  # "what's in notes/": a listing
+        c.drop("noun.content", "mark.in", "verb.show", "verb.tell")
+        base = {"ext": None, "hidden": "no", "recursive": False, "skip": []}
+        return Part("list", {"folder": path.rstrip("/"), **base})
     params: dict = {"path": path}
     line = c.find("noun", "line")
     if line:
