@@ -27,6 +27,12 @@ EXT_PATH = re.compile(r"\.[A-Za-z0-9]{1,8}")
 JOINERS = ("and", "和", "与", "及", "、", ",", "，")  # between two names
 
 
+def use(items: list[Item]) -> None:
+    """Mark these items read: no slot takes them again, and they are not left over."""
+    for i in items:
+        i.used = True
+
+
 class Clause:
     """The items of one clause, and which of them a slot has used."""
 
@@ -44,8 +50,7 @@ class Clause:
 
     def take_all(self, role: str, *values: str) -> list[Item]:
         found = [i for i in self.items if not i.used and i.is_(role, *values)]
-        for i in found:
-            i.used = True
+        use(found)
         return found
 
     def drop(self, *specs: str) -> None:
@@ -190,10 +195,9 @@ class Clause:
     def take_bare_folder(self) -> str | None:
         """A plain word right after 'in' (or right before '里'), when it is the only one."""
         pairs = list(itertools.pairwise(self.items))
-        after_in = [b for a, b in pairs if a.is_("mark", "in") and a.text.isascii()]  # 'in src'
-        before_in = [
-            a for a, b in pairs if b.is_("mark", "in") and not b.text.isascii()
-        ]  # 'src 里'
+        # 'in src', 'src 里'
+        after_in = [b for a, b in pairs if a.is_("mark", "in") and a.text.isascii()]
+        before_in = [a for a, b in pairs if b.is_("mark", "in") and not b.text.isascii()]
         found = [i for i in after_in + before_in if i.role == "word" and not i.used]
         if len(found) != 1:
             return None
@@ -275,9 +279,8 @@ def condition(c: Clause) -> tuple[str, bool] | str | None:
     marks = [i for i in c.items if i.is_("mark", "if")]
     if not marks:
         return None
-    if marks[0].text.lower() in ("otherwise", "else", "or else", "否则") or (
-        c.items[0].is_("mark", "exists") and c.items[0].text in ("没有",)
-    ):
+    otherwise = marks[0].text.lower() in ("otherwise", "else", "or else", "否则")
+    if otherwise or (c.items[0].is_("mark", "exists") and c.items[0].text == "没有"):
         for i in c.items:
             if i.role in ("mark", "verb", "stop") and i.value in ("if", "exists", "tell", ""):
                 i.used = True
@@ -289,8 +292,7 @@ def condition(c: Clause) -> tuple[str, bool] | str | None:
         span = c.items[at:end]
     else:  # 'B, but only if A'
         span = c.items[at:]
-    for i in marks:
-        i.used = True
+    use(marks)
     cond = Clause(span, c.text, c.quoted)
     path = cond.take_path_or_it()
     exists = cond.take_all("mark", "exists")

@@ -112,25 +112,22 @@ def _shapes(text: str, offset: int, names: bool = True) -> list[Item]:
     out = []
     for found in (TOKEN if names else PLAIN).finditer(text):
         kind, token, at = found.lastgroup, found[0], found.start() + offset
-        if (
-            kind == "cjkpath"
-        ):  # '笔记.txt', '把笔记.txt': a Chinese name, the words before it cut off
+        # '笔记.txt', '把笔记.txt': a Chinese name, the words before it cut off
+        if kind == "cjkpath":
             name = _cjk_name(token)
             cut = len(token) - len(name or "")
             out += _shapes(token[:cut], at, names=False)
             out += [Item("path", name, at + cut, at + len(token), name)] if name else []
             continue
         if kind != "cjk":  # a version or an address ('1.2.3') is a word; '5th' is the number 5
+            role = "word" if kind == "dotted" else kind
             value = token.rstrip("stndrh") if kind == "num" else token
-            out.append(
-                Item("word" if kind == "dotted" else kind, value, at, at + len(token), token)
-            )
+            out.append(Item(role, value, at, at + len(token), token))
             continue
         i = 0
         while i < len(token):
-            size = next(
-                (n for n in range(min(8, len(token) - i), 1, -1) if token[i : i + n] in VOCAB), 1
-            )
+            sizes = range(min(8, len(token) - i), 1, -1)
+            size = next((n for n in sizes if token[i : i + n] in VOCAB), 1)
             out.append(Item("cjk", token[i : i + size], at + i, at + i + size, token[i : i + size]))
             i += size
     return out
