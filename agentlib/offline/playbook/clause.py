@@ -44,8 +44,7 @@ class Clause:
 
     def take(self, role: str, *values: str) -> Item | None:
         found = self.find(role, *values)
-        if found:
-            found.used = True
+        use([found] if found else [])
         return found
 
     def take_all(self, role: str, *values: str) -> list[Item]:
@@ -97,9 +96,7 @@ class Clause:
             return None
         found[0].used = True
         at = self.items.index(found[0])
-        for near in self.items[max(0, at - 1) : at] + self.items[at + 1 : at + 2]:
-            if near.is_("mark", "in"):
-                near.used = True
+        use([i for i in self.items[max(0, at - 1) : at + 2] if i.is_("mark", "in")])  # 'in a.txt'
         joined = self.items[at + 1 : at + 3]  # 'a.txt and b.txt', 'a.txt、b.txt'
         if join and len(joined) == 2 and joined[0].text.lower() in JOINERS:
             if joined[1].role in ("path", "quote") and not joined[1].used:
