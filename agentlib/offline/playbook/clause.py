@@ -27,6 +27,12 @@ EXT_PATH = re.compile(r"\.[A-Za-z0-9]{1,8}")
 JOINERS = ("and", "和", "与", "及", "、", ",", "，")  # between two names
 
 
+def update(part: Part, **params: object) -> bool:
+    """Give the part before these parameters: a Change that is made."""
+    part.params.update(params)
+    return True
+
+
 def use(items: list[Item]) -> None:
     """Mark these items read: no slot takes them again, and they are not left over."""
     for i in items:

@@ -33,8 +33,7 @@ def modifier(c: Clause, parts: list[Part]) -> Change | Part | None:
         args = [c.unquote(i.value) for i in c.left() if i.role in ("num", "word", "quote")]
         if args and len(args) == len(c.left()) and not parts[-1].params.get("args"):
             c.take_all("num"), c.take_all("word"), c.take_all("quote")
-            # the arguments of the run before ('update' gives None: the change is made)
-            return lambda part: part.kind == "run" and part.params.update(args=args) is None
+            return lambda part: part.kind == "run" and clause.update(part, args=args)
         return None
     if c.find("verb") is None and not c.paths() and parts and parts[-1].kind == "create":
         c.drop("mark.it")

@@ -10,7 +10,7 @@ import ast
 import itertools
 import re
 
-from agentlib.offline.playbook.clause import IT, Clause, use
+from agentlib.offline.playbook.clause import IT, Clause, update, use
 from agentlib.offline.playbook.lexicon import CONFIG_FILES, RUNNERS, SHELL
 from agentlib.offline.playbook.reader import Part
 
@@ -39,7 +39,7 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
         text = c.plain(c.literal(content=True), "description")  # 'and write hello in it'
         p = parts[-1].params
         if text and p.get("content") == "" and len(p["paths"]) == 1:
-            return lambda part: part is parts[-1] and bool(p.update(content=text + "\n") or True)
+            return lambda part: part is parts[-1] and update(part, content=text + "\n")
         return None
     named = next((n for n, i in enumerate(c.items) if i.role == "path" and i.used), len(c.items))
     for kind in [i for i in c.items[:named] if i.role == "ext" and not i.used]:
@@ -113,10 +113,8 @@ def files_into_folder(c: Clause, parts: list[Part]):
     files = min(20, max(1, c.take_number() or 3))
 
     def change(part: Part) -> bool:
-        if part.kind != "mkdir" or part.params["files"] or len(part.params["paths"]) != 1:
-            return False
-        part.params["files"] = files
-        return True
+        fits = part.kind == "mkdir" and not part.params["files"] and len(part.params["paths"]) == 1
+        return fits and update(part, files=files)
 
     return change
 
