@@ -284,17 +284,14 @@ def condition(c: Clause) -> tuple[str, bool] | str | None:
         return None
     otherwise = marks[0].text.lower() in ("otherwise", "else", "or else", "否则")
     if otherwise or (c.items[0].is_("mark", "exists") and c.items[0].text == "没有"):
-        for i in c.items:
-            if i.role in ("mark", "verb", "stop") and i.value in ("if", "exists", "tell", ""):
-                i.used = True
+        said = [i for i in c.items if i.role in ("mark", "verb", "stop")]
+        use([i for i in said if i.value in ("if", "exists", "tell", "")])  # 'otherwise tell me'
         return "else" if not c.left() else None
     first = marks[0]
     at = c.items.index(first)
-    if at == 0 or first.text in ("如果", "要是", "假如"):  # 'if A, B' / '如果 A 就 B'
-        end = c.items.index(marks[1]) if len(marks) > 1 else len(c.items)
-        span = c.items[at:end]
-    else:  # 'B, but only if A'
-        span = c.items[at:]
+    leads = at == 0 or first.text in ("如果", "要是", "假如")  # 'if A, B' / '如果 A 就 B'
+    end = c.items.index(marks[1]) if leads and len(marks) > 1 else len(c.items)  # 'B, if A'
+    span = c.items[at:end]
     use(marks)
     cond = Clause(span, c.text, c.quoted)
     path = cond.take_path_or_it()

@@ -271,12 +271,11 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
         args = [i.value for i in near if not i.used]
         use(near)
     c.drop("verb.tell", "mark.report", "mark.in")
-    if path is None and script is None:
-        return None
-    if path and path != IT and path.rpartition(".")[2].lower() not in RUNNERS:
-        return None
-    if runner and (not path or path.rpartition(".")[2].lower() != runner.value):
-        return None
+    ext = path.rpartition(".")[2].lower() if path else None
+    if (path is None and script is None) or (path and path != IT and ext not in RUNNERS):
+        return None  # nothing named to run, or a kind of file it does not run
+    if runner and ext != runner.value:
+        return None  # 'run python notes.sh'
     return Part("run", {"path": path, "args": [c.unquote(a) for a in args]})
 
 
