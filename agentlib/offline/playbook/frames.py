@@ -146,11 +146,9 @@ def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
         c.drop("noun.file", "noun.content", "mark.in", "verb.show", "verb.tell")
         return [Part("show", {"path": path}) for path in paths]
     path = c.take_path_or_it()
-    if path is None and all(i.role in ("verb", "stop", "op", "mark") for i in c.left()):
-        path = IT  # '再看一下', 'show it again': the file of the last turn
-    if path is None:
+    if path is None and not all(i.role in ("verb", "stop", "op", "mark") for i in c.left()):
         return None
-    params: dict = {"path": path}
+    params: dict = {"path": path or IT}  # '再看一下', 'show it again': the file of the last turn
     line = c.find("noun", "line")
     if line:
         at = c.items.index(line)

@@ -176,17 +176,15 @@ def fix_typo(word: str) -> str:
 def classify(text: str, typos: bool = False) -> list[Item]:
     """Every token of the text with its role: the longest lexicon phrase wins."""
     tokens = _shapes(text, 0)
-    if typos:
-        for t in tokens:
-            if t.role == "word":
-                t.text = fix_typo(t.text)
+    for t in tokens if typos else []:
+        if t.role == "word":
+            t.text = fix_typo(t.text)
     items: list[Item] = []
     i = 0
     while i < len(tokens):
-        sizes = range(min(LONGEST, len(tokens) - i), 0, -1)
-        if tokens[i].text.lower() not in FIRST_WORDS:
-            sizes = range(0)
-        for n in sizes:
+        # a phrase is looked for only where one can start
+        longest = min(LONGEST, len(tokens) - i) if tokens[i].text.lower() in FIRST_WORDS else 0
+        for n in range(longest, 0, -1):
             key = tuple(t.text.lower() for t in tokens[i : i + n])
             if key in PHRASES and all(t.role in ("word", "cjk", "op") for t in tokens[i : i + n]):
                 start, end = tokens[i].start, tokens[i + n - 1].end
