@@ -3,8 +3,9 @@
 Words are looked up in the lexicons (lexicon.py): the same tables for English and Chinese,
 Chinese runs cut by the longest phrase the tables know. Names, numbers, quotes and function
 signatures are typed by their shape. The prompt is cut into clauses at sentence ends, at
-"then"/"然后", and at commas or "and" before a new verb; frames.py turns each clause into a
-frame. Work is bounded: prompts over MAX_PROMPT_CHARS are not read, and every step is linear.
+"then"/"然后", and at commas or "and" before a new verb; compose.py reads each clause with
+the frames of frames.py, writeframes.py and valueframes.py. Work is bounded: prompts over
+MAX_PROMPT_CHARS are not read, and every step is linear.
 """
 
 from __future__ import annotations
