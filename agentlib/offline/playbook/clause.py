@@ -27,6 +27,18 @@ EXT_PATH = re.compile(r"\.[A-Za-z0-9]{1,8}")
 JOINERS = ("and", "和", "与", "及", "、", ",", "，")  # between two names
 
 
+def update(part: Part, **params: object) -> bool:
+    """Give the part before these parameters: a Change that is made."""
+    part.params.update(params)
+    return True
+
+
+def use(items: list[Item]) -> None:
+    """Mark these items read: no slot takes them again, and they are not left over."""
+    for i in items:
+        i.used = True
+
+
 class Clause:
     """The items of one clause, and which of them a slot has used."""
 
@@ -38,14 +50,12 @@ class Clause:
 
     def take(self, role: str, *values: str) -> Item | None:
         found = self.find(role, *values)
-        if found:
-            found.used = True
+        use([found] if found else [])
         return found
 
     def take_all(self, role: str, *values: str) -> list[Item]:
         found = [i for i in self.items if not i.used and i.is_(role, *values)]
-        for i in found:
-            i.used = True
+        use(found)
         return found
 
     def drop(self, *specs: str) -> None:
@@ -92,9 +102,7 @@ class Clause:
             return None
         found[0].used = True
         at = self.items.index(found[0])
-        for near in self.items[max(0, at - 1) : at] + self.items[at + 1 : at + 2]:
-            if near.is_("mark", "in"):
-                near.used = True
+        use([i for i in self.items[max(0, at - 1) : at + 2] if i.is_("mark", "in")])  # 'in a.txt'
         joined = self.items[at + 1 : at + 3]  # 'a.txt and b.txt', 'a.txt、b.txt'
         if join and len(joined) == 2 and joined[0].text.lower() in JOINERS:
             if joined[1].role in ("path", "quote") and not joined[1].used:
@@ -186,9 +194,7 @@ class Clause:
             for near in (self.items[at - 1 : at], self.items[at + 1 : at + 2]):
                 if near and not near[0].used and _names(near[0]):
                     run = self._typed_with(near[0], noun)
-                    noun.used = True
-                    for i in run:
-                        i.used = True
+                    use([noun, *run])
                     return self.unquote("".join(i.text for i in run)).rstrip("/")
         for i in self.items:
             if not i.used and i.role == "path" and i.value.endswith("/"):
@@ -218,10 +224,9 @@ class Clause:
     def take_bare_folder(self) -> str | None:
         """A plain word right after 'in' (or right before '里'), when it is the only one."""
         pairs = list(itertools.pairwise(self.items))
-        after_in = [b for a, b in pairs if a.is_("mark", "in") and a.text.isascii()]  # 'in src'
-        before_in = [
-            a for a, b in pairs if b.is_("mark", "in") and not b.text.isascii()
-        ]  # 'src 里'
+        # 'in src', 'src 里'
+        after_in = [b for a, b in pairs if a.is_("mark", "in") and a.text.isascii()]
+        before_in = [a for a, b in pairs if b.is_("mark", "in") and not b.text.isascii()]
         found = [i for i in after_in + before_in if i.role == "word" and not i.used]
         if len(found) != 1:
             return None
@@ -322,22 +327,17 @@ def condition(c: Clause) -> tuple[str, bool] | str | None:
     marks = [i for i in c.items if i.is_("mark", "if")]
     if not marks:
         return None
-    if marks[0].text.lower() in ("otherwise", "else", "or else", "否则") or (
-        c.items[0].is_("mark", "exists") and c.items[0].text in ("没有",)
-    ):
-        for i in c.items:
-            if i.role in ("mark", "verb", "stop") and i.value in ("if", "exists", "tell", ""):
-                i.used = True
+    otherwise = marks[0].text.lower() in ("otherwise", "else", "or else", "否则")
+    if otherwise or (c.items[0].is_("mark", "exists") and c.items[0].text == "没有"):
+        said = [i for i in c.items if i.role in ("mark", "verb", "stop")]
+        use([i for i in said if i.value in ("if", "exists", "tell", "")])  # 'otherwise tell me'
         return "else" if not c.left() else None
     first = marks[0]
     at = c.items.index(first)
-    if at == 0 or first.text in ("如果", "要是", "假如"):  # 'if A, B' / '如果 A 就 B'
-        end = c.items.index(marks[1]) if len(marks) > 1 else len(c.items)
-        span = c.items[at:end]
-    else:  # 'B, but only if A'
-        span = c.items[at:]
-    for i in marks:
-        i.used = True
+    leads = at == 0 or first.text in ("如果", "要是", "假如")  # 'if A, B' / '如果 A 就 B'
+    end = c.items.index(marks[1]) if leads and len(marks) > 1 else len(c.items)  # 'B, if A'
+    span = c.items[at:end]
+    use(marks)
     cond = Clause(span, c.text, c.quoted)
     path = cond.take_path_or_it()
     exists = cond.take_all("mark", "exists")

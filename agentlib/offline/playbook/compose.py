@@ -34,7 +34,7 @@ def modifier(c: Clause, parts: list[Part]) -> Change | Part | None:
         args = [c.unquote(a) for a in _arguments(given)]
         if given and len(given) == len(c.left()) and not parts[-1].params.get("args"):
             c.take_all("num"), c.take_all("word"), c.take_all("quote")
-            return lambda part: part.kind == "run" and part.params.update(args=args) is None
+            return lambda part: part.kind == "run" and clause.update(part, args=args)
         return None
     if c.find("verb") is None and not c.paths() and parts and parts[-1].kind == "create":
         c.drop("mark.it")
@@ -50,9 +50,7 @@ def _fill(part: Part, what: dict) -> bool:
         return False
     p.pop("content", None)
     p.update(what)
-    if "prints" in what and p["paths"][0].rpartition(".")[2].lower() not in RUNNERS:
-        return False
-    return True
+    return "prints" not in what or p["paths"][0].rpartition(".")[2].lower() in RUNNERS
 
 
 def renamed(c: Clause, parts: list[Part]) -> Change | None:

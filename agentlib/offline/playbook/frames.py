@@ -12,7 +12,7 @@ import itertools
 import operator
 import re
 
-from agentlib.offline.playbook.clause import EXT_PATH, IT, Clause
+from agentlib.offline.playbook.clause import EXT_PATH, IT, Clause, use
 from agentlib.offline.playbook.lexicon import MATH
 from agentlib.offline.playbook.reader import Item, Part
 
@@ -25,8 +25,7 @@ def chat(c: Clause, parts: list[Part]) -> Part | None:
         if found[0] is c.left()[0] and found[0].value != "about":
             found[0].used = True  # 'hey, what files do I have?': a greeting before the task
         return None
-    for i in found:
-        i.used = True
+    use(found)
     return Part("chat", {"about": found[0].value})
 
 
@@ -74,8 +73,7 @@ def math(c: Clause, parts: list[Part]) -> Part | None:
         value = _evaluate(ast.parse(expr, mode="eval").body)
     except (SyntaxError, ValueError, ZeroDivisionError, OverflowError, RecursionError):
         return None
-    for i in signs:
-        i.used = True
+    use(signs)
     c.drop("verb.calc", "verb.count", "verb.add")
     if isinstance(value, float):
         value = int(value) if value.is_integer() and abs(value) < 1e15 else float(f"{value:.12g}")
@@ -105,8 +103,7 @@ def git(c: Clause, parts: list[Part]) -> Part | None:
     explicit = re.search(r"last|latest|recent|message|最近|最后|上一次|最新|信息", said)
     if what == "last" and not (explicit or c.find("verb", "show", "tell")) and not counting:
         return None  # 'git commit' asks to commit, not to show the last commit
-    for i in nouns:
-        i.used = True
+    use(nouns)
     n = c.take_number() or 10
     if what == "last" and c.find("noun", "log"):
         what = "log"
@@ -149,12 +146,11 @@ def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
         c.drop("noun.file", "noun.content", "mark.in", "verb.show", "verb.tell")
         return [Part("show", {"path": path}) for path in paths]
     path = c.take_path_or_it()
-    if path is None and all(
+    if path is None and not all(
         i.role in ("verb", "stop", "op", "mark") or i.is_("noun", "content") for i in c.left()
     ):
-        path = IT  # '再看一下', 'show it again': the file of the last turn
-    if path is None:
         return None
+    path = path or IT  # '再看一下', 'show it again', '把内容给我看看': the file of the last turn
     if path.endswith("/") and not c.find("noun", "line"):  # "what's in notes/": a listing
         c.drop("noun.content", "mark.in", "verb.show", "verb.tell")
         base = {"ext": None, "hidden": "no", "recursive": False, "skip": []}
@@ -168,8 +164,7 @@ def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
                 other.used = True  # 'from line 2 to line 4'
         end = c.take("mark", "first", "last")
         nums = [i for i in c.items[max(0, at - 5) : at + 6] if i.role == "num" and not i.used]
-        for i in [*nums, line]:
-            i.used = True
+        use([*nums, line])
         values = [int(float(i.value)) for i in nums]
         c.drop("mark.nth", "mark.range", "mark.to")
         if end:  # 'the first lines' are ten of them, 'the first line' one

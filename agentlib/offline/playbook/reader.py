@@ -3,8 +3,9 @@
 Words are looked up in the lexicons (lexicon.py): the same tables for English and Chinese,
 Chinese runs cut by the longest phrase the tables know. Names, numbers, quotes and function
 signatures are typed by their shape. The prompt is cut into clauses at sentence ends, at
-"then"/"然后", and at commas or "and" before a new verb; frames.py turns each clause into a
-frame. Work is bounded: prompts over MAX_PROMPT_CHARS are not read, and every step is linear.
+"then"/"然后", and at commas or "and" before a new verb; compose.py reads each clause with
+the frames of frames.py, writeframes.py and valueframes.py. Work is bounded: prompts over
+MAX_PROMPT_CHARS are not read, and every step is linear.
 """
 
 from __future__ import annotations
@@ -130,8 +131,8 @@ def _shapes(text: str, offset: int, names: bool = True) -> list[Item]:
     out = []
     for found in (TOKEN if names else PLAIN).finditer(text):
         kind, token, at = found.lastgroup, found[0], found.start() + offset
+        # '笔记.txt', '把笔记.txt', '看看start.sh': a name, the Chinese words before it cut off
         if kind == "cjkpath" or (names and kind == "path" and CJK.match(token)):
-            # '笔记.txt', '把笔记.txt', '看看start.sh': a name, the Chinese words before it cut off
             name = _cjk_name(token)
             cut = len(token) - len(name or "")
             out += _shapes(token[:cut], at, names=False)
@@ -141,16 +142,14 @@ def _shapes(text: str, offset: int, names: bool = True) -> list[Item]:
             out.append(Item("path", token, at, at + len(token), token))
             continue
         if kind != "cjk":  # a version or an address ('1.2.3') is a word; '5th' is the number 5
+            role = "word" if kind == "dotted" else kind
             value = token.rstrip("stndrh") if kind == "num" else token
-            out.append(
-                Item("word" if kind == "dotted" else kind, value, at, at + len(token), token)
-            )
+            out.append(Item(role, value, at, at + len(token), token))
             continue
         i = 0
         while i < len(token):
-            size = next(
-                (n for n in range(min(8, len(token) - i), 1, -1) if token[i : i + n] in VOCAB), 1
-            )
+            sizes = range(min(8, len(token) - i), 1, -1)
+            size = next((n for n in sizes if token[i : i + n] in VOCAB), 1)
             out.append(Item("cjk", token[i : i + size], at + i, at + i + size, token[i : i + size]))
             i += size
     return out
@@ -199,17 +198,15 @@ def fix_typo(word: str) -> str:
 def classify(text: str, typos: bool = False) -> list[Item]:
     """Every token of the text with its role: the longest lexicon phrase wins."""
     tokens = _shapes(text, 0)
-    if typos:
-        for t in tokens:
-            if t.role == "word":
-                t.text = fix_typo(t.text)
+    for t in tokens if typos else []:
+        if t.role == "word":
+            t.text = fix_typo(t.text)
     items: list[Item] = []
     i = 0
     while i < len(tokens):
-        sizes = range(min(LONGEST, len(tokens) - i), 0, -1)
-        if tokens[i].text.lower() not in FIRST_WORDS:
-            sizes = range(0)
-        for n in sizes:
+        # a phrase is looked for only where one can start
+        longest = min(LONGEST, len(tokens) - i) if tokens[i].text.lower() in FIRST_WORDS else 0
+        for n in range(longest, 0, -1):
             key = tuple(t.text.lower() for t in tokens[i : i + n])
             if key in PHRASES and all(t.role in ("word", "cjk", "op") for t in tokens[i : i + n]):
                 start, end = tokens[i].start, tokens[i + n - 1].end

@@ -7,9 +7,10 @@ list of Parts, a Change to the last part, or None when its slots are not all fil
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 
-from agentlib.offline.playbook.clause import IT, Clause, _arguments
+from agentlib.offline.playbook.clause import IT, Clause, _arguments, update, use
 from agentlib.offline.playbook.lexicon import CONFIG_FILES, RUNNERS, SHELL
 from agentlib.offline.playbook.reader import Part
 
@@ -19,9 +20,8 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     within = None
     if c.find("noun", "folder") and not c.find("mark", "in_it"):
         if c.paths(ext_only=True) and c.find("mark", "in"):
-            within = (
-                c.take_folder()
-            )  # 'create todo.txt in the notes folder', '在 notes 文件夹里创建'
+            # 'create todo.txt in the notes folder', '在 notes 文件夹里创建'
+            within = c.take_folder()
         if within is None:
             made = _mkdir(c)  # 'build' in '新建文件夹 build' is the folder's name
             c.drop("verb.create", "verb.add")
@@ -39,7 +39,7 @@ def create(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
         text = c.plain(c.literal(content=True), "description")  # 'and write hello in it'
         p = parts[-1].params
         if text and p.get("content") == "" and len(p["paths"]) == 1:
-            return lambda part: part is parts[-1] and bool(p.update(content=text + "\n") or True)
+            return lambda part: part is parts[-1] and update(part, content=text + "\n")
         return None
     named = next((n for n, i in enumerate(c.items) if i.role == "path" and i.used), len(c.items))
     for kind in [i for i in c.items[:named] if i.role == "ext" and not i.used]:
@@ -113,10 +113,8 @@ def files_into_folder(c: Clause, parts: list[Part]):
     files = min(20, max(1, c.take_number() or 3))
 
     def change(part: Part) -> bool:
-        if part.kind != "mkdir" or part.params["files"] or len(part.params["paths"]) != 1:
-            return False
-        part.params["files"] = files
-        return True
+        fits = part.kind == "mkdir" and not part.params["files"] and len(part.params["paths"]) == 1
+        return fits and update(part, files=files)
 
     return change
 
@@ -135,9 +133,8 @@ def append(c: Clause, parts: list[Part]) -> Part | None:
             beside = any(x.used and x.role in ("path", "mark", "verb", "noun") for x in near)
             if beside and item.role in ("mark", "noun") and item.value in WHERE:
                 item.used = True
-    said_where = any(
-        i.used and (i.is_("noun", "line") or i.is_("mark", "end", "last")) for i in c.items
-    )
+    where = [i for i in c.items if i.is_("noun", "line") or i.is_("mark", "end", "last")]
+    said_where = any(i.used for i in where)  # 'as a new line', 'at the end'
     quoted = [i.role for i in c.left()] == ["quote"]
     text = c.plain(c.literal(content=True), "description")
     if not (verb and path and text):
@@ -249,8 +246,7 @@ def delete(c: Clause, parts: list[Part], keep: list[str] = ()) -> Part | None:
 def run(c: Clause, parts: list[Part]) -> Part | None:
     if typed_command(c):  # 'echo hello', 'python3 square.py 5': run as typed
         command = c.text[c.left()[0].start : c.items[-1].end]
-        for i in c.items:
-            i.used = True
+        use(c.items)
         return Part("run", {"command": c.unquote(command).strip()})
     c.take("verb", "run")
     runner = c.take("ext", "py", "sh", "js")  # 'run python square.py 3'
@@ -274,15 +270,13 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
         at = c.items.index(marker)
         near = [i for i in c.items[max(0, at - 3) : at + 6] if i.role in ("num", "word", "quote")]
         args = _arguments([i for i in near if not i.used])
-        for i in near:
-            i.used = True
+        use(near)
     c.drop("verb.tell", "mark.report", "mark.in")
-    if path is None and script is None:
-        return None
-    if path and path != IT and path.rpartition(".")[2].lower() not in RUNNERS:
-        return None
-    if runner and (not path or path.rpartition(".")[2].lower() != runner.value):
-        return None
+    ext = path.rpartition(".")[2].lower() if path else None
+    if (path is None and script is None) or (path and path != IT and ext not in RUNNERS):
+        return None  # nothing named to run, or a kind of file it does not run
+    if runner and ext != runner.value:
+        return None  # 'run python notes.sh'
     return Part("run", {"path": path, "args": [c.unquote(a) for a in args]})
 
 
@@ -294,13 +288,11 @@ def typed_command(c: Clause) -> bool:
     items = c.items[c.items.index(first[0]) :]
     if items[0].role == "word":
         return True
-    options = [
-        i for n, i in enumerate(items) if n and items[n - 1].text == "-" and i.role == "word"
-    ]
+    # 'tail -n 2 log.txt': after the command, only options ('-n'), numbers and names
+    options = [b for a, b in itertools.pairwise(items) if a.text == "-" and b.role == "word"]
     rest = [i for i in items[1:] if i not in options]
-    return items[0].role == "mark" and all(
-        i.role in ("path", "num", "op") or i.text == "-" for i in rest
-    )
+    arguments = all(i.role in ("path", "num", "op") or i.text == "-" for i in rest)
+    return items[0].role == "mark" and arguments
 
 
 def _prints_word(c: Clause, verb) -> bool:
