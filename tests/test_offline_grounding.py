@@ -256,3 +256,27 @@ def test_a_chinese_folder_name_is_kept_whole_though_part_of_it_is_a_word(tmp_pat
     plant(tmp_path, {"notes.md": "n\n", "中文/keep.md": "k\n"})
     ask(tmp_path, toolbox, prompt)
     assert (tmp_path / "中文" / "notes.md").exists() and not (tmp_path / "文").exists()
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt", ["in menu.txt, change tea to coffee", "在 menu.txt 里，把 tea 改成 coffee"]
+)
+def test_a_place_named_before_a_comma_belongs_to_the_task_after_it(tmp_path, toolbox, prompt):
+    plant(tmp_path, {"menu.txt": "tea\ncake\n"})
+    ask(tmp_path, toolbox, prompt)
+    assert (tmp_path / "menu.txt").read_text() == "coffee\ncake\n"
+
+
+@TOOLBOXES
+def test_a_copy_whose_new_name_comes_in_its_own_clause(tmp_path, toolbox):
+    plant(tmp_path, {"plan.md": "p\n"})
+    ask(tmp_path, toolbox, "把 plan.md 复制一份，新文件名叫 plan2.md")
+    assert (tmp_path / "plan2.md").read_text() == "p\n" and (tmp_path / "plan.md").exists()
+
+
+@TOOLBOXES
+def test_which_folder_a_file_is_in(tmp_path, toolbox):
+    plant(tmp_path, {"lib/deep/tool.py": "t\n", "other.py": "o\n"})
+    answer, _ = ask(tmp_path, toolbox, "tool.py 在哪个目录里？")
+    assert "lib/deep/tool.py" in answer and "other.py" not in answer

@@ -192,12 +192,31 @@ def docstring(c: Clause, parts: list[Part]) -> Part | Change | None:
     return change
 
 
+def _places_joined(clauses: list[list[Item]]) -> list[list[Item]]:
+    """'in notes.txt, change cat to dog', '在 a.txt 里，…': a place alone belongs to what follows."""
+    joined: list[list[Item]] = []
+    carry: list[Item] = []
+    for items in clauses:
+        words = [i for i in items if i.role not in ("stop", "op")]
+        paths = [i for i in words if i.role == "path"]
+        if (
+            len(paths) == 1
+            and len(words) > 1
+            and all(i.is_("mark", "in") for i in words if i not in paths)
+        ):
+            carry += items
+            continue
+        joined.append(carry + items)
+        carry = []
+    return joined + ([carry] if carry else [])
+
+
 def build(
     clauses: list[list[Item]], text: str, quoted: list[str], earlier
 ) -> tuple[list[Part], str | None]:
     parts: list[Part] = []
     correcting, pending, when = False, None, None
-    for items in clauses:
+    for items in _places_joined(clauses):
         c = Clause(items, text, quoted)
         whole = c.unquote(text[items[0].start : items[-1].end])  # the clause as typed
         correcting = bool(c.take_all("mark", "correct")) or correcting
