@@ -280,3 +280,30 @@ def test_which_folder_a_file_is_in(tmp_path, toolbox):
     plant(tmp_path, {"lib/deep/tool.py": "t\n", "other.py": "o\n"})
     answer, _ = ask(tmp_path, toolbox, "tool.py 在哪个目录里？")
     assert "lib/deep/tool.py" in answer and "other.py" not in answer
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt",
+    ["list the markdown files except the ones in old/", "列出所有 md 文件，除了 old/ 里的"],
+)
+def test_a_folder_left_out_with_a_slash_is_left_out(tmp_path, toolbox, prompt):
+    plant(tmp_path, {"a.md": "a\n", "old/b.md": "b\n", "new/c.md": "c\n"})
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert "a.md" in answer and "c.md" in answer and "b.md" not in answer
+
+
+@TOOLBOXES
+def test_a_template_of_the_env_file_is_read_and_the_env_file_is_not(tmp_path, toolbox):
+    plant(tmp_path, {".env.sample": "PORT=80\n", ".env": "ANTHROPIC_API_KEY=sk-secret\n"})
+    answer, _ = ask(tmp_path, toolbox, "show me .env.sample")
+    assert "PORT=80" in answer
+    answer, calls = ask(tmp_path, toolbox, "show me .env")
+    assert calls == [] and "sk-secret" not in answer
+
+
+@TOOLBOXES
+def test_a_search_for_the_word_password_is_a_search(tmp_path, toolbox):
+    plant(tmp_path, {"db.ini": "密码=1\n", "readme.txt": "hi\n"})
+    answer, _ = ask(tmp_path, toolbox, "哪些文件里提到了 密码")
+    assert "db.ini" in answer and "readme.txt" not in answer

@@ -269,7 +269,8 @@ def exclusion(c: Clause) -> dict | None:
     tail.drop("noun.file", "noun.folder")
     if tail.left() or not (exts or names or folder):
         return {"bad": " ".join(i.text for i in tail.left()) or marker.text}
-    return {"not_ext": exts, "skip": names + ([folder] if folder else [])}
+    skip = [name.rstrip("/") for name in names + ([folder] if folder else [])]  # 'drafts/'
+    return {"not_ext": exts, "skip": skip}
 
 
 def apply_flags(part: Part, flags: set[str]) -> bool:

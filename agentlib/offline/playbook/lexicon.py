@@ -233,7 +233,7 @@ DESCRIBING = {"a", "an", "the", "my", "your", "our", "some", "this", "that", "ne
 DANGER = {
     "wipe": r"\brm\s+-\w*[rf]\w*\s+(?:/|~|\*|\.(?:\s|$))|\brm\s+-\w*\s+--no-preserve-root|\bmkfs|\bdd\s+if=|:\(\)\s*\{",
     "network": r"\b(?:curl|wget)\b[^|]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b",
-    "secrets": r"\b(?:env(?:ironment)?\s+var(?:iable)?s?|printenv|api[ _-]?keys?|credentials|environ|getenv)\b|(?:^|[\s'\"/])\.env\b|环境变量|密钥|密码|令牌|API\s*key",
+    "secrets": r"\b(?:env(?:ironment)?\s+var(?:iable)?s?|printenv|api[ _-]?keys?|credentials|environ|getenv)\b|(?:^|[\s'\"/])\.env(?!\.(?:example|sample|template)\b)\b|环境变量|密钥|令牌|API\s*key",
     "escalate": r"\bsudo\b|\bchmod\s+-R\s+777\b|\bshutdown\b|\breboot\b",
     "outside": r"(?:^|[\s'\"`(=])(?:~|\$HOME|/(?=[A-Za-z_.~*]|\s*$)|\.\.(?:/|\s|$))|\.ssh\b|id_rsa|\.\./",
 }
