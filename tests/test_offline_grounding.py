@@ -307,3 +307,34 @@ def test_a_search_for_the_word_password_is_a_search(tmp_path, toolbox):
     plant(tmp_path, {"db.ini": "密码=1\n", "readme.txt": "hi\n"})
     answer, _ = ask(tmp_path, toolbox, "哪些文件里提到了 密码")
     assert "db.ini" in answer and "readme.txt" not in answer
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt, a, b",
+    [
+        ("replace red with blue in a.txt, no, in b.txt", "red\n", "blue\n"),
+        ("把 a.txt 里的 red 改成 blue，不对，在 b.txt 里", "red\n", "blue\n"),
+        ("replace red with blue in a.txt, no, with green", "green\n", "red\n"),
+        ("把 a.txt 里的 red 改成 blue，不对，改成 green", "green\n", "red\n"),
+    ],
+)
+def test_a_correction_changes_only_what_it_corrects(tmp_path, toolbox, prompt, a, b):
+    plant(tmp_path, {"a.txt": "red\n", "b.txt": "red\n"})
+    ask(tmp_path, toolbox, prompt)
+    assert (tmp_path / "a.txt").read_text() == a and (tmp_path / "b.txt").read_text() == b
+
+
+@TOOLBOXES
+@pytest.mark.parametrize("prompt", ["run add.py with 4 and 5", "运行 add.py，参数是 4 和 5"])
+def test_arguments_joined_by_and_are_each_an_argument(tmp_path, toolbox, prompt):
+    plant(tmp_path, {"add.py": "import sys\nprint(sum(int(a) for a in sys.argv[1:]))\n"})
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert "9" in answer
+
+
+@TOOLBOXES
+def test_it_before_the_new_name_is_the_file_made_before(tmp_path, toolbox):
+    ask(tmp_path, toolbox, "create notes.txt with hello, then copy it to backup.txt")
+    assert (tmp_path / "backup.txt").read_text() == "hello\n"
+    assert (tmp_path / "notes.txt").read_text() == "hello\n"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 
 from agentlib.offline.playbook import clause, frames, valueframes, writeframes
-from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause, _arguments
+from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause, _arguments, use
 from agentlib.offline.playbook.lexicon import PUT, RUNNERS
 from agentlib.offline.playbook.reader import Found, Item, Part
 from agentlib.offline.playbook.writeframes import _content
@@ -29,7 +29,8 @@ PLACES = ("head", "tail", "lines")  # where in a file a show part looks
 def modifier(c: Clause, parts: list[Part]) -> Change | Part | None:
     """A clause that only adds to the part before it."""
     if c.find("mark", "args") and not c.find("verb") and parts and parts[-1].kind == "run":
-        c.take("mark", "args")  # '运行 square.py，参数是 7'
+        c.take("mark", "args")  # '运行 square.py，参数是 7', '参数是 2 和 3'
+        use([i for i in c.left() if i.text.lower() in clause.JOINERS])
         given = [i for i in c.left() if i.role in ("num", "word", "quote")]
         args = [c.unquote(a) for a in _arguments(given)]
         if given and len(given) == len(c.left()) and not parts[-1].params.get("args"):
@@ -211,6 +212,42 @@ def _places_joined(clauses: list[list[Item]]) -> list[list[Item]]:
     return joined + ([carry] if carry else [])
 
 
+def _new_place(c: Clause, part: Part) -> bool:
+    """'no, in b.txt', '不对，是 b.txt 里': a correction of the one file a part works on."""
+    left = c.left()
+    paths = [i for i in left if i.role == "path"]
+    marks = [i for i in left if i not in paths]
+    if len(paths) != 1 or not marks or not all(i.is_("mark", "in", "to") for i in marks):
+        return False
+    key = (
+        "path"
+        if "path" in part.params
+        else "paths"
+        if len(part.params.get("paths", [])) == 1
+        else None
+    )
+    if key is None:
+        return False
+    use(left)
+    name = c.unquote(paths[0].value)
+    part.params[key] = name if key == "path" else [name]
+    return True
+
+
+def _new_text(c: Clause, part: Part) -> bool:
+    """'no, with cow', '不对，改成 cow': a correction of what a replace writes, taken into it."""
+    markers = [i for i in c.left() if i.is_("verb", "replace") or i.is_("mark", "with", "to")]
+    rest = [i for i in c.left() if i not in markers]
+    if not markers or not rest or any(i.role in ("verb", "path", "noun", "mark") for i in rest):
+        return False
+    new = c.literal(after=markers[-1])
+    if new is None or [i for i in c.left() if i not in markers]:
+        return False
+    use(markers)
+    part.params["new"] = new
+    return True
+
+
 def build(
     clauses: list[list[Item]], text: str, quoted: list[str], earlier
 ) -> tuple[list[Part], str | None]:
@@ -257,6 +294,12 @@ def build(
             c.items.append(Item("mark", "it", items[-1].end, items[-1].end, ""))  # '不对，第3行'
         if correcting and parts and [i.role for i in c.left()] == ["path"]:
             c.items.insert(0, Item("mark", "should", items[0].start, items[0].start, ""))
+        if correcting and parts and _new_place(c, parts[-1]):
+            correcting = False
+            continue  # 'count the lines in a.txt, no, in b.txt': the same task, another file
+        if correcting and parts and parts[-1].kind == "replace" and _new_text(c, parts[-1]):
+            correcting = False
+            continue  # 'replace cat with dog in a.txt, no, with cow': only the new text changes
         if parts or _last_named(earlier):
             _the_file(c)
         read_so_far = [(i.used, i.role) for i in c.items]

@@ -10,7 +10,7 @@ import ast
 import itertools
 import re
 
-from agentlib.offline.playbook.clause import IT, Clause, _arguments, update, use
+from agentlib.offline.playbook.clause import IT, JOINERS, Clause, _arguments, update, use
 from agentlib.offline.playbook.lexicon import CONFIG_FILES, RUNNERS, SHELL
 from agentlib.offline.playbook.reader import Part
 
@@ -199,7 +199,11 @@ def replace(c: Clause, parts: list[Part]) -> Part | None:
 def transfer(c: Clause, parts: list[Part]) -> Part | None:
     verb = c.take("verb", "rename", "move", "copy") or c.take("verb", "create")
     kind = {"rename": "move", "copy": "copy"}.get(verb.value, "move") if verb else None
-    src = c.take_path_or_it()
+    it, named = c.find("mark", "it"), c.paths()
+    if it and named and c.items.index(it) < c.items.index(named[0]):
+        src = IT if c.take("mark", "it") else None  # 'copy it to b.txt': b.txt is where to
+    else:
+        src = c.take_path_or_it()
     into_word = c.take("mark", "to") or c.take("mark", "name")
     folder = c.take_folder()
     if folder is None and parts and parts[-1].kind == "mkdir" and c.take("mark", "in_it"):
@@ -265,6 +269,8 @@ def run(c: Clause, parts: list[Part]) -> Part | None:
         while rest and rest[0].role == "num":
             args.append(rest[0].value)
             rest[0].used, rest = True, rest[1:]
+            if len(rest) > 1 and rest[0].text.lower() in JOINERS and rest[1].role == "num":
+                rest[0].used, rest = True, rest[1:]  # 'run add.py with 2 and 3'
     if marker := c.take("mark", "args"):
         c.take("mark", "with")
         at = c.items.index(marker)
