@@ -338,3 +338,18 @@ def test_it_before_the_new_name_is_the_file_made_before(tmp_path, toolbox):
     ask(tmp_path, toolbox, "create notes.txt with hello, then copy it to backup.txt")
     assert (tmp_path / "backup.txt").read_text() == "hello\n"
     assert (tmp_path / "notes.txt").read_text() == "hello\n"
+
+
+@TOOLBOXES
+@pytest.mark.parametrize("there", [True, False], ids=["there", "missing"])
+@pytest.mark.parametrize(
+    "prompt",
+    ["如果 todo.md 存在就显示它，否则创建它", "如果有 todo.md 就给我看看，没有的话就新建一个"],
+)
+def test_otherwise_does_the_other_branch_and_never_both(tmp_path, toolbox, prompt, there):
+    plant(tmp_path, {"todo.md": "keep me\n"} if there else {"other.md": "o\n"})
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    if there:
+        assert (tmp_path / "todo.md").read_text() == "keep me\n" and "keep me" in answer
+    else:
+        assert (tmp_path / "todo.md").exists() and (tmp_path / "todo.md").read_text() == ""

@@ -323,7 +323,8 @@ def condition(c: Clause) -> tuple[str, bool] | str | None:
     """Cut 'if there's a setup.py' / '如果 hello.txt 不存在' off the clause: (path, exists).
 
     "otherwise (just) tell me" is what it does anyway when a condition fails: it is taken as
-    read. Returns "else" for such a clause, None when there is no condition.
+    read. Returns "else" for such a clause, "else-do" for "otherwise <a task>", None when there
+    is no condition.
     """
     marks = [i for i in c.items if i.is_("mark", "if")]
     if not marks:
@@ -332,7 +333,7 @@ def condition(c: Clause) -> tuple[str, bool] | str | None:
     if otherwise or (c.items[0].is_("mark", "exists") and c.items[0].text == "没有"):
         said = [i for i in c.items if i.role in ("mark", "verb", "stop")]
         use([i for i in said if i.value in ("if", "exists", "tell", "")])  # 'otherwise tell me'
-        return "else" if not c.left() else None
+        return "else" if not c.left() else "else-do"  # '否则创建它': the other way round
     first = marks[0]
     at = c.items.index(first)
     leads = at == 0 or first.text in ("如果", "要是", "假如")  # 'if A, B' / '如果 A 就 B'

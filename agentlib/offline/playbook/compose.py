@@ -260,6 +260,12 @@ def build(
         cond = clause.condition(c)
         if cond == "else" and parts and parts[-1].when:
             continue
+        if cond == "else-do":  # 'if a.txt exists show it, otherwise create it'
+            if not (parts and parts[-1].when):
+                return parts, whole  # 'otherwise' with no condition before it
+            when = (parts[-1].when[0], not parts[-1].when[1])
+            if c.find("verb", "create") and not c.paths() and not c.find("mark", "it"):
+                c.items.append(Item("mark", "it", items[-1].end, items[-1].end, ""))
         if isinstance(cond, tuple):
             only_if = any(i.text.lower() == "only if" for i in items)
             after = only_if or not c.items[0].is_("mark", "if")  # 'B, if A': A guards B
