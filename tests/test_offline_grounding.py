@@ -117,20 +117,6 @@ def test_the_file_after_a_turn_is_the_file_of_that_turn(tmp_path, toolbox, follo
 
 
 @TOOLBOXES
-def test_the_script_with_no_file_named_before_is_the_one_script_there(tmp_path, toolbox):
-    plant(tmp_path, {"cube.py": "import sys\nprint(int(sys.argv[1]) ** 3)\n", "notes.md": "n\n"})
-    answer, _ = ask(tmp_path, toolbox, "run the script with 3 as the argument")
-    assert "27" in answer
-
-
-@TOOLBOXES
-def test_whats_in_the_file_with_its_name_shows_it(tmp_path, toolbox):
-    plant(tmp_path, {"config.ini": "[main]\nport = 80\n", "b.txt": "b\n"})
-    answer, _ = ask(tmp_path, toolbox, "what's in the file config.ini?")
-    assert "port = 80" in answer and "b.txt" not in answer
-
-
-@TOOLBOXES
 @pytest.mark.parametrize(
     "prompt, shows, hides",
     [
@@ -154,13 +140,6 @@ def test_counts_asked_with_tell_me_or_for_each_file(tmp_path, toolbox, prompt, s
     plant(tmp_path, {"one.txt": "a\nb\n", "two.txt": "a\nb\nc\n"})
     answer, _ = ask(tmp_path, toolbox, prompt)
     assert all(s in answer for s in says)
-
-
-@TOOLBOXES
-def test_find_out_every_file_of_a_kind(tmp_path, toolbox):
-    plant(tmp_path, {"docs/a.md": "a\n", "b.md": "b\n", "c.txt": "c\n"})
-    answer, _ = ask(tmp_path, toolbox, "帮我找出所有 md 文件")
-    assert "docs/a.md" in answer and "b.md" in answer and "c.txt" not in answer
 
 
 @TOOLBOXES
@@ -196,13 +175,6 @@ def test_what_a_run_printed_is_the_run_not_its_source(tmp_path, toolbox, prompt)
     answer, calls = ask(tmp_path, toolbox, prompt)
     assert "LOUD!!!" in answer and "'!' * 3" not in answer
     assert all("path" not in call for call in calls)  # no read of the script
-
-
-@TOOLBOXES
-def test_a_file_named_without_an_extension_is_read(tmp_path, toolbox):
-    plant(tmp_path, {"Makefile": "all:\n\techo build\n", "a.txt": "a\n"})
-    answer, _ = ask(tmp_path, toolbox, "show me the first line of the Makefile")
-    assert "all:" in answer and "echo build" not in answer
 
 
 @TOOLBOXES
@@ -276,13 +248,6 @@ def test_a_copy_whose_new_name_comes_in_its_own_clause(tmp_path, toolbox):
 
 
 @TOOLBOXES
-def test_which_folder_a_file_is_in(tmp_path, toolbox):
-    plant(tmp_path, {"lib/deep/tool.py": "t\n", "other.py": "o\n"})
-    answer, _ = ask(tmp_path, toolbox, "tool.py 在哪个目录里？")
-    assert "lib/deep/tool.py" in answer and "other.py" not in answer
-
-
-@TOOLBOXES
 @pytest.mark.parametrize(
     "prompt",
     ["list the markdown files except the ones in old/", "列出所有 md 文件，除了 old/ 里的"],
@@ -300,13 +265,6 @@ def test_a_template_of_the_env_file_is_read_and_the_env_file_is_not(tmp_path, to
     assert "PORT=80" in answer
     answer, calls = ask(tmp_path, toolbox, "show me .env")
     assert calls == [] and "sk-secret" not in answer
-
-
-@TOOLBOXES
-def test_a_search_for_the_word_password_is_a_search(tmp_path, toolbox):
-    plant(tmp_path, {"db.ini": "密码=1\n", "readme.txt": "hi\n"})
-    answer, _ = ask(tmp_path, toolbox, "哪些文件里提到了 密码")
-    assert "db.ini" in answer and "readme.txt" not in answer
 
 
 @TOOLBOXES
@@ -353,3 +311,53 @@ def test_otherwise_does_the_other_branch_and_never_both(tmp_path, toolbox, promp
         assert (tmp_path / "todo.md").read_text() == "keep me\n" and "keep me" in answer
     else:
         assert (tmp_path / "todo.md").exists() and (tmp_path / "todo.md").read_text() == ""
+
+
+# id: (the project, the request, what the answer names, what it must not name)
+ANSWERS = {
+    "the-script-with-no-file-named-before-is-the-one-script-there": (
+        {"cube.py": "import sys\nprint(int(sys.argv[1]) ** 3)\n", "notes.md": "n\n"},
+        "run the script with 3 as the argument",
+        ["27"],
+        [],
+    ),
+    "whats-in-the-file-with-its-name": (
+        {"config.ini": "[main]\nport = 80\n", "b.txt": "b\n"},
+        "what's in the file config.ini?",
+        ["port = 80"],
+        ["b.txt"],
+    ),
+    "find-out-every-file-of-a-kind": (
+        {"docs/a.md": "a\n", "b.md": "b\n", "c.txt": "c\n"},
+        "帮我找出所有 md 文件",
+        ["docs/a.md", "b.md"],
+        ["c.txt"],
+    ),
+    "a-file-named-without-an-extension": (
+        {"Makefile": "all:\n\techo build\n", "a.txt": "a\n"},
+        "show me the first line of the Makefile",
+        ["all:"],
+        ["echo build"],
+    ),
+    "which-folder-a-file-is-in": (
+        {"lib/deep/tool.py": "t\n", "other.py": "o\n"},
+        "tool.py 在哪个目录里？",
+        ["lib/deep/tool.py"],
+        ["other.py"],
+    ),
+    "a-search-for-the-word-password-is-a-search": (
+        {"db.ini": "密码=1\n", "readme.txt": "hi\n"},
+        "哪些文件里提到了 密码",
+        ["db.ini"],
+        ["readme.txt"],
+    ),
+}
+
+
+@TOOLBOXES
+@pytest.mark.parametrize("case", list(ANSWERS))
+def test_the_answer_names_what_was_asked_and_nothing_else(tmp_path, toolbox, case):
+    files, prompt, shows, hides = ANSWERS[case]
+    plant(tmp_path, files)
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert all(s in answer for s in shows) and not any(h in answer for h in hides), answer

@@ -95,8 +95,8 @@ def _the_file(c: Clause) -> None:
             if b.text.lower() in ("file", "script", "program"):
                 b.role, b.value = "mark", "it"
                 at = c.items.index(b) + 1
-                for again in c.items[at : at + 1]:
-                    again.used = again.used or again.text.lower() == "again"  # 'the file again'
+                if at < len(c.items) and c.items[at].text.lower() == "again":
+                    c.items[at].used = True  # 'the file again'
                 return
 
 
@@ -219,18 +219,14 @@ def _new_place(c: Clause, part: Part) -> bool:
     marks = [i for i in left if i not in paths]
     if len(paths) != 1 or not marks or not all(i.is_("mark", "in", "to") for i in marks):
         return False
-    key = (
-        "path"
-        if "path" in part.params
-        else "paths"
-        if len(part.params.get("paths", [])) == 1
-        else None
-    )
-    if key is None:
+    name = c.unquote(paths[0].value)
+    if "path" in part.params:
+        part.params["path"] = name
+    elif len(part.params.get("paths", [])) == 1:
+        part.params["paths"] = [name]
+    else:
         return False
     use(left)
-    name = c.unquote(paths[0].value)
-    part.params[key] = name if key == "path" else [name]
     return True
 
 
@@ -253,6 +249,7 @@ def build(
 ) -> tuple[list[Part], str | None]:
     parts: list[Part] = []
     correcting, pending, when = False, None, None
+    named_before = _last_named(earlier) if earlier else None  # read once: it re-reads each prompt
     for items in _places_joined(clauses):
         c = Clause(items, text, quoted)
         whole = c.unquote(text[items[0].start : items[-1].end])  # the clause as typed
@@ -306,7 +303,7 @@ def build(
         if correcting and parts and parts[-1].kind == "replace" and _new_text(c, parts[-1]):
             correcting = False
             continue  # 'replace cat with dog in a.txt, no, with cow': only the new text changes
-        if parts or _last_named(earlier):
+        if parts or named_before:
             _the_file(c)
         read_so_far = [(i.used, i.role) for i in c.items]
         deleting = rule and c.find("verb", "delete")

@@ -153,8 +153,7 @@ def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     path = path or IT  # '再看一下', 'show it again', '把内容给我看看': the file of the last turn
     if path.endswith("/") and not c.find("noun", "line"):  # "what's in notes/": a listing
         c.drop("noun.content", "mark.in", "verb.show", "verb.tell")
-        base = {"ext": None, "hidden": "no", "recursive": False, "skip": []}
-        return Part("list", {"folder": path.rstrip("/"), **base})
+        return _listing(folder=path.rstrip("/"))
     params: dict = {"path": path}
     line = c.find("noun", "line")
     if line:
@@ -207,13 +206,17 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
     if hidden:  # 'hidden files' are only those; 'files, hidden ones too' are all of them
         after = c.items[c.items.index(hidden) + 1 : c.items.index(hidden) + 2]
         hidden = "only" if after and after[0].is_("noun", "file") else "also"
-    params = {"folder": folder, "ext": exts or None, "hidden": hidden or "no"}
-    return Part("list", {**params, "recursive": bool(exts), "skip": []})
+    return _listing(folder=folder, ext=exts or None, hidden=hidden or "no", recursive=bool(exts))
+
+
+def _listing(**params) -> Part:
+    """A list part: the top of the workspace unless ``params`` say otherwise."""
+    base = {"folder": None, "ext": None, "hidden": "no", "recursive": False, "skip": []}
+    return Part("list", {**base, **params})
 
 
 def _by_name(name: str) -> Part:
-    base = {"folder": None, "ext": None, "hidden": "also", "recursive": True, "skip": []}
-    return Part("list", {**base, "name": name})
+    return _listing(hidden="also", recursive=True, name=name)
 
 
 def find_name(c: Clause) -> Part | None:

@@ -103,15 +103,19 @@ def _cjk_name(token: str) -> str | None:
     return None if opens or rest.startswith(".") else rest  # '叫说明.txt': where does it start?
 
 
-def _known(run: str) -> bool:
-    """The whole Chinese run is cut into words the lexicons know, longest first."""
-    i = 0
+def _cut(run: str) -> list[str]:
+    """A Chinese run cut into the longest phrases the lexicons know; one character where none is."""
+    pieces, i = [], 0
     while i < len(run):
-        size = next((n for n in range(min(8, len(run) - i), 0, -1) if run[i : i + n] in VOCAB), 0)
-        if not size:
-            return False
+        size = next((n for n in range(min(8, len(run) - i), 1, -1) if run[i : i + n] in VOCAB), 1)
+        pieces.append(run[i : i + size])
         i += size
-    return True
+    return pieces
+
+
+def _known(run: str) -> bool:
+    """Every piece of the Chinese run is a word the lexicons know."""
+    return all(piece in VOCAB for piece in _cut(run))
 
 
 def _glue(text: str) -> bool:
@@ -146,12 +150,9 @@ def _shapes(text: str, offset: int, names: bool = True) -> list[Item]:
             value = token.rstrip("stndrh") if kind == "num" else token
             out.append(Item(role, value, at, at + len(token), token))
             continue
-        i = 0
-        while i < len(token):
-            sizes = range(min(8, len(token) - i), 1, -1)
-            size = next((n for n in sizes if token[i : i + n] in VOCAB), 1)
-            out.append(Item("cjk", token[i : i + size], at + i, at + i + size, token[i : i + size]))
-            i += size
+        for piece in _cut(token):
+            out.append(Item("cjk", piece, at, at + len(piece), piece))
+            at += len(piece)
     return out
 
 
