@@ -1,7 +1,7 @@
 """build(clauses): each clause to a frame, then the compositions: two tasks, a filter, a correction, 'it'.
 
 A clause is read by the first intent whose slots it fills, or changes the part before it (a
-printed text, a name, "but don't run it"). "except"/"不要"/"除了" filter the part they belong to; a
+printed text, a name, "but don't run it": changes.py). "except"/"不要"/"除了" filter the part they belong to; a
 correction ("actually no", "不对") replaces the part before or one of its names; "it" is the
 last file named, in this prompt or an earlier one. The request is done only when every
 content word of every clause was used: otherwise the leftover words are what it names.
@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import itertools
 
-from agentlib.offline.playbook import clause, frames, valueframes, writeframes
-from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause, _arguments, use
-from agentlib.offline.playbook.lexicon import PUT, RUNNERS
+from agentlib.offline.playbook import changes, clause, frames, valueframes, writeframes
+from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause
+from agentlib.offline.playbook.lexicon import PUT
 from agentlib.offline.playbook.reader import Found, Item, Part
-from agentlib.offline.playbook.writeframes import _content
 
 # when a clause has several verbs, the most specific one says what it is
 PRIORITY = ["count", "search", "define", "rename", "replace", "append", "move", "copy", "delete"]
@@ -24,59 +23,6 @@ FLAGS = ("guard", "norun", "verify", "report", "recursive")
 WHEN = {"run", "create", "show", "delete", "append", "count", "setting", "version", "replace"}
 WHEN |= {"move", "copy"}  # the parts a condition can guard
 PLACES = ("head", "tail", "lines")  # where in a file a show part looks
-
-
-def modifier(c: Clause, parts: list[Part]) -> Change | Part | None:
-    """A clause that only adds to the part before it."""
-    if c.find("mark", "args") and not c.find("verb") and parts and parts[-1].kind == "run":
-        c.take("mark", "args")  # '运行 square.py，参数是 7', '参数是 2 和 3'
-        use([i for i in c.left() if i.text.lower() in clause.JOINERS])
-        given = [i for i in c.left() if i.role in ("num", "word", "quote")]
-        args = [c.unquote(a) for a in _arguments(given)]
-        if given and len(given) == len(c.left()) and not parts[-1].params.get("args"):
-            c.take_all("num"), c.take_all("word"), c.take_all("quote")
-            return lambda part: part.kind == "run" and clause.update(part, args=args)
-        return None
-    if c.find("verb") is None and not c.paths() and parts and parts[-1].kind == "create":
-        c.drop("mark.it")
-        what = _content(c)
-        if what is not None:
-            return lambda part: part.kind == "create" and _fill(part, what)
-    return None
-
-
-def _fill(part: Part, what: dict) -> bool:
-    p = part.params
-    if len(p["paths"]) != 1 or (p.get("content") != "" and "prints" not in what):
-        return False
-    p.pop("content", None)
-    p.update(what)
-    return "prints" not in what or p["paths"][0].rpartition(".")[2].lower() in RUNNERS
-
-
-def renamed(c: Clause, parts: list[Part]) -> Change | None:
-    """'call it ideas.md', '命名为 x.py', '应该是 b.txt': a new name for the part before."""
-    if c.find("verb", "create", "delete", "run", "show", "list", "copy", "move"):
-        return None
-    marker = c.take("mark", "name") or c.take("mark", "should") or c.take("verb", "rename")
-    c.drop("mark.to", "noun.file", "mark.it")
-    path = c.take_path()
-    if not (marker and path) or not parts:
-        return None
-
-    def change(part: Part) -> bool:
-        p = part.params
-        if part.kind == "copy" and p.get("dest") is None:
-            p["dest"] = path
-        elif "paths" in p and len(p["paths"]) == 1:
-            p["paths"] = [path]
-        elif "path" in p:
-            p["path"] = path
-        else:
-            return False
-        return True
-
-    return change
 
 
 def _the_file(c: Clause) -> None:
@@ -109,12 +55,12 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
         if all(any(i.is_(*s.split(".")) for s in said) for i in c.left()):
             c.drop(*said)  # 'run a.py and tell me what it prints': the run reports it
             return lambda part: True
-    for read in (modifier, frames.chat, frames.math, frames.fact):
+    for read in (changes.modifier, frames.chat, frames.math, frames.fact):
         if (made := read(c, parts)) is not None:
             return made
     verbs = sorted({i.value for i in c.items if i.role == "verb"}, key=PRIORITY.index)
     if parts and (c.find("mark", "name", "should") or verbs == ["rename"]):
-        if (made := renamed(c, parts)) is not None:
+        if (made := changes.renamed(c, parts)) is not None:
             return made
     if c.find("noun", "docstring"):
         return docstring(c, parts)
@@ -174,7 +120,7 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
     place = c.find("mark", "in") or c.find("noun", "content", "line")
     if place and (c.paths(ext_only=True) or c.find("mark", "it")):
         return frames.show(c, parts)  # "what's inside notes.txt?", "log.txt 第二行"
-    return renamed(c, parts)
+    return changes.renamed(c, parts)
 
 
 def docstring(c: Clause, parts: list[Part]) -> Part | Change | None:
@@ -210,38 +156,6 @@ def _places_joined(clauses: list[list[Item]]) -> list[list[Item]]:
         joined.append(carry + items)
         carry = []
     return joined + ([carry] if carry else [])
-
-
-def _new_place(c: Clause, part: Part) -> bool:
-    """'no, in b.txt', '不对，是 b.txt 里': a correction of the one file a part works on."""
-    left = c.left()
-    paths = [i for i in left if i.role == "path"]
-    marks = [i for i in left if i not in paths]
-    if len(paths) != 1 or not marks or not all(i.is_("mark", "in", "to") for i in marks):
-        return False
-    name = c.unquote(paths[0].value)
-    if "path" in part.params:
-        part.params["path"] = name
-    elif len(part.params.get("paths", [])) == 1:
-        part.params["paths"] = [name]
-    else:
-        return False
-    use(left)
-    return True
-
-
-def _new_text(c: Clause, part: Part) -> bool:
-    """'no, with cow', '不对，改成 cow': a correction of what a replace writes, taken into it."""
-    markers = [i for i in c.left() if i.is_("verb", "replace") or i.is_("mark", "with", "to")]
-    rest = [i for i in c.left() if i not in markers]
-    if not markers or not rest or any(i.role in ("verb", "path", "noun", "mark") for i in rest):
-        return False
-    new = c.literal(after=markers[-1])
-    if new is None or [i for i in c.left() if i not in markers]:
-        return False
-    use(markers)
-    part.params["new"] = new
-    return True
 
 
 def build(
@@ -297,10 +211,10 @@ def build(
             c.items.append(Item("mark", "it", items[-1].end, items[-1].end, ""))  # '不对，第3行'
         if correcting and parts and [i.role for i in c.left()] == ["path"]:
             c.items.insert(0, Item("mark", "should", items[0].start, items[0].start, ""))
-        if correcting and parts and _new_place(c, parts[-1]):
+        if correcting and parts and changes.new_place(c, parts[-1]):
             correcting = False
             continue  # 'count the lines in a.txt, no, in b.txt': the same task, another file
-        if correcting and parts and parts[-1].kind == "replace" and _new_text(c, parts[-1]):
+        if correcting and parts and parts[-1].kind == "replace" and changes.new_text(c, parts[-1]):
             correcting = False
             continue  # 'replace cat with dog in a.txt, no, with cow': only the new text changes
         if parts or named_before:
