@@ -17,6 +17,7 @@ from agentlib.messages import content_blocks
 from agentlib.offline.conversation import Round, last_prompt, offered_tools, rounds_since
 from agentlib.offline.playbook import fileplays, plays, writeplays
 from agentlib.offline.playbook.actions import Act, Actions, MissingTools, Play, Stopped
+from agentlib.offline.playbook.clause import MUTATING
 from agentlib.offline.playbook.context import advice
 from agentlib.offline.playbook.reader import Found, Part, Request, read
 from agentlib.offline.script import Reply, call, reply, say
@@ -50,41 +51,63 @@ PLAYS: dict[str, Callable[..., Play]] = {
 def perform(act: Actions, request: Request, context: str) -> Play:
     """Play every part in order; the answer joins what each part found."""
     answers = []
-    for part in request.parts:
+    held = None  # whether the condition of the part before held
+    failed = False  # a part's tool call failed: nothing after it changes a file
+    for n, part in enumerate(request.parts):
         if part.kind == "guard":
             continue  # checked by the reader: nothing left to do
+        if failed and part.kind in MUTATING | {"run"}:
+            answers.append(act.tr(*_NOT_GONE_ON))  # 'copy a.csv to b.csv, then delete the original'
+            break
         params = dict(part.params)
         if part.kind == "chat":
             chapter = "s01" if act.offered == {"bash"} else "s02"
             params["advice"] = advice(context, request.chinese, chapter)
+        before = request.parts[n - 1].when if n else None
+        otherwise = bool(part.when and before and before == (part.when[0], not part.when[1]))
+        if otherwise and held:
+            continue  # 'if a.txt exists show it, otherwise create it': it existed
+        after = request.parts[n + 1].when if n + 1 < len(request.parts) else None
+        has_otherwise = bool(part.when and after == (part.when[0], not part.when[1]))
         try:
-            if part.when:
-                yield from _check(act, *part.when)
+            if part.when and not otherwise:
+                held = False
+                yield from _check(act, *part.when, quiet=has_otherwise)
+            held = True
             answer = yield from PLAYS[part.kind](act, **params)
         except Stopped as stopped:
-            answer = str(stopped)
+            answer, failed = str(stopped), held
         if answer and answer not in answers:
             answers.append(answer)
     return "\n\n".join(answers)
 
 
-def _check(act: Actions, path: str, exists: bool) -> Play:
-    """Stop the part unless the path exists as its condition wants (asked of the workspace)."""
+_NOT_GONE_ON = (
+    "Because that did not work, I stopped there and did not do the rest of the request.",
+    "因为这一步没有成功，我就停在这里，没有继续做后面的部分。",
+)
+
+
+def _check(act: Actions, path: str, exists: bool, quiet: bool = False) -> Play:
+    """Stop the part unless the path exists as its condition wants (asked of the workspace).
+
+    ``quiet``: an 'otherwise' part comes next, so only what was found is said, not "I did nothing".
+    """
     out = yield act.step(
         f"First I'll check whether {path} exists.",
         f"我先看看 {path} 是否存在。",
         act.run(f"test -e {shlex.quote(path)} && echo exists || echo missing"),
     )
-    if ("exists" in out.text.split()) != exists:
-        missing = (
-            f"{path} does not exist, so I did nothing.",
-            f"{path} 不存在，所以我什么都没做。",
-        )
-        there = (
-            f"{path} already exists, so I left it as it is.",
-            f"{path} 已经存在，所以我没有动它。",
-        )
-        raise Stopped(act.tr(*(missing if exists else there)))
+    if ("exists" in out.text.split()) == exists:
+        return
+    if exists:
+        said = (f"{path} does not exist", f"{path} 不存在")
+        done = (", so I did nothing.", "，所以我什么都没做。")
+    else:
+        said = (f"{path} already exists", f"{path} 已经存在")
+        done = (", so I left it as it is.", "，所以我没有动它。")
+    end = (".", "。") if quiet else done
+    raise Stopped(act.tr(said[0] + end[0], said[1] + end[1]))
 
 
 class Playbook:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 
 from agentlib.offline.playbook.lexicon import DESCRIBING, NOT_LITERAL
-from agentlib.offline.playbook.reader import CJK, Item, Part
+from agentlib.offline.playbook.reader import ABSENT, CJK, FRAME_START, OTHERWISE, Item, Part
 
 IT = "\x00it"  # the file the previous part (or the previous prompt) was about
 Change = Callable[[Part], bool]
@@ -329,8 +329,8 @@ def condition(c: Clause) -> tuple[str, bool] | str | None:
     marks = [i for i in c.items if i.is_("mark", "if")]
     if not marks:
         return None
-    otherwise = marks[0].text.lower() in ("otherwise", "else", "or else", "否则")
-    if otherwise or (c.items[0].is_("mark", "exists") and c.items[0].text == "没有"):
+    otherwise = marks[0].text.lower() in OTHERWISE
+    if otherwise or (c.items[0].is_("mark", "exists") and c.items[0].text in ABSENT):
         said = [i for i in c.items if i.role in ("mark", "verb", "stop")]
         use([i for i in said if i.value in ("if", "exists", "tell", "")])  # 'otherwise tell me'
         return "else" if not c.left() else "else-do"  # '否则创建它': the other way round
@@ -338,7 +338,8 @@ def condition(c: Clause) -> tuple[str, bool] | str | None:
     at = c.items.index(first)
     leads = at == 0 or first.text in ("如果", "要是", "假如")  # 'if A, B' / '如果 A 就 B'
     end = c.items.index(marks[1]) if leads and len(marks) > 1 else len(c.items)  # 'B, if A'
-    span = c.items[at:end]
+    task = next((n for n in range(at + 1, end) if c.items[n].role in FRAME_START), end)
+    span = c.items[at : task if leads else end]  # 'if a.txt exists show it': the task follows
     use(marks)
     cond = Clause(span, c.text, c.quoted)
     path = cond.take_path_or_it()

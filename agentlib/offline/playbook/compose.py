@@ -174,9 +174,12 @@ def build(
         if cond == "else-do":  # 'if a.txt exists show it, otherwise create it'
             if not (parts and parts[-1].when):
                 return parts, whole  # 'otherwise' with no condition before it
-            when = (parts[-1].when[0], not parts[-1].when[1])
-            if c.find("verb", "create") and not c.paths() and not c.find("mark", "it"):
-                c.items.append(Item("mark", "it", items[-1].end, items[-1].end, ""))
+            path, wanted = parts[-1].when
+            if path == IT:  # 'show a.txt if it exists, otherwise …': the file before, now
+                path = next((n for n in _names(parts[-1]) if n != IT), IT)
+                parts[-1].when = (path, wanted)
+            when = (path, not wanted)
+            _on_the_condition(c)
         if isinstance(cond, tuple):
             only_if = any(i.text.lower() == "only if" for i in items)
             after = only_if or not c.items[0].is_("mark", "if")  # 'B, if A': A guards B
@@ -186,8 +189,7 @@ def build(
             when = cond
             if not c.left():
                 continue  # 'if there's a setup.py,': the part it guards comes next
-            if c.find("verb", "create") and not c.paths():
-                c.items.append(Item("mark", "it", items[-1].end, items[-1].end, ""))  # '就创建一个'
+            _on_the_condition(c)  # '就创建一个', 'if a.txt exists, count the lines'
         elif c.find("mark", "if"):
             return parts, " ".join(i.text for i in c.left())
         rule = clause.exclusion(c)
@@ -219,6 +221,8 @@ def build(
             continue  # 'replace cat with dog in a.txt, no, with cow': only the new text changes
         if parts or named_before:
             _the_file(c)
+        if (original := c.find("mark", "original")) and not _source(original, parts):
+            return parts, original.text  # 'delete the original' with nothing copied before
         read_so_far = [(i.used, i.role) for i in c.items]
         deleting = rule and c.find("verb", "delete")
         made = writeframes.delete(c, parts, rule["skip"]) if deleting else intent(c, parts)
@@ -263,6 +267,27 @@ def build(
     return parts, _check(parts, earlier)
 
 
+def _source(original: Item, parts: list[Part]) -> bool:
+    """'copy a.csv to b.csv, then delete the original': the file the last copy read.
+
+    After a move there is no original left to name: the request is declined."""
+    src = next((p.params["src"] for p in reversed(parts) if p.kind == "copy"), None)
+    if src is not None:
+        original.role, original.value = "path", src
+    return src is not None
+
+
+ON_ONE_FILE = ("create", "show", "count", "delete", "append", "run", "copy", "move", "rename")
+
+
+def _on_the_condition(c: Clause) -> None:
+    """A task after 'if a.txt exists' that names no file is about a.txt: it gets an 'it'."""
+    if c.find("verb", *ON_ONE_FILE) and not (c.paths() or c.find("mark", "it")):
+        if not c.find("noun", "folder") and not c.find("verb", "list", "find"):
+            end = c.items[-1].end
+            c.items.append(Item("mark", "it", end, end, ""))
+
+
 def _value(c: Clause, parts: list[Part], read_so_far: list) -> tuple[Part, list] | None:
     """The clause read again, as it was before intent(), by the frames that read one value."""
     for frame in valueframes.FRAMES:
@@ -287,7 +312,8 @@ def _check(parts: list[Part], earlier) -> str | None:
     for part in parts:
         if part.when:  # 'if it exists': the part's own file
             if part.when[0] == IT:
-                part.when = ((_names(part) or [IT])[0], part.when[1])
+                named = [n for n in _names(part) if n != IT] or [last or IT]
+                part.when = (named[0], part.when[1])
             last = part.when[0]
         for key in ("path", "src"):
             if part.params.get(key) == IT:

@@ -98,13 +98,14 @@ mark.except: everything but | everything except | all but | all except | except 
 mark.args: with the argument | with the arguments | with argument | with arguments | as the argument | as argument | as an argument | as its argument | with args | args | arguments | argument
 mark.should: should be | must be | should read | instead of
 mark.it: it | that | that file | this file | its | them | it again
+mark.original: the original | the original file | the original one | the source file
 mark.correct: actually no | actually | wait no | no wait | wait | sorry | i mean | i meant | scratch that | no
 mark.then: then | and then | after that | afterwards | next | also | and also | and
 mark.guard: don't change anything | do not change anything | don't modify anything | don't touch anything | don't edit anything | without changing anything | don't delete anything | do not modify anything | but don't change anything | but do not change anything | read only | and don't change it | don't change it
 mark.recursive: recursively | recursive | subfolders included | subfolders too | including subfolders | including subdirectories | subdirectories included | including those in subfolders | including the ones in subfolders | in subfolders too | and subfolders | and all subfolders | in all subfolders | with subfolders
 mark.norun: don't run it | do not run it | without running it | but don't run it | don't run it yet
 mark.report: what it prints | what it printed | what it outputs | what happens | what happened | and tell me if the tests pass | tell me if the tests pass | if the tests pass | whether the tests pass | and tell me if it works | to see if it works | and see if it works | tell me if it passes | and check the output | and show me the output | and show the output
-mark.if: if | only if | otherwise | else | or else
+mark.if: if | only if | otherwise | else | or else | if not | if it isn't there | if it's not there | if there isn't one | if not there
 mark.exists: is there | are there | exist | exists | there's | there is | already exist | already exists | doesn't exist | does not exist | doesn't already exist | does not already exist | is missing | it's missing | missing
 mark.empty: empty | blank | with nothing in it | with nothing | nothing in it
 adj.size_max: biggest | largest | heaviest | big | large
@@ -198,13 +199,14 @@ mark.except: 除了 | 不要 | 不包括 | 排除 | 去掉 | 除开 | 不含 | �
 mark.args: 用参数 | 参数 | 参数是 | 参数为 | 参数用 | 传参 | 传入 | 传入参数 | 带参数
 mark.should: 应该是 | 应该为 | 应为 | 应该叫 | 应该
 mark.it: 它 | 这个文件 | 那个文件 | 刚才那个文件 | 刚才的文件 | 该文件 | 它的
+mark.original: 原来的文件 | 原文件 | 原来那个文件 | 原来那个 | 原来的那个 | 原来的那个文件
 mark.correct: 不对 | 哦不对 | 等等 | 算了 | 不是 | 错了 | 哦
 mark.then: 然后 | 接着 | 之后 | 再 | 并且 | 并 | 随后 | 最后再 | 同时 | 顺便
 mark.guard: 别改它 | 不要改它 | 别修改 | 不要修改 | 不要改 | 别改 | 不要动它 | 别动它 | 不要改动 | 只读
 mark.recursive: 包括子目录 | 包括子文件夹 | 包含子目录 | 包含子文件夹 | 含子目录 | 含子文件夹 | 递归 | 递归地 | 连同子目录 | 连同子文件夹 | 子目录也算 | 子目录里的也算 | 包括子目录里的
 mark.norun: 不要运行 | 别运行 | 先别运行 | 不用运行 | 不要执行
 mark.report: 结果 | 运行结果 | 输出结果 | 输出了啥 | 输出了什么 | 输出什么 | 打印了什么 | 打印出什么 | 打印了啥 | 看看测试能不能过 | 测试能不能过 | 看看能不能过 | 看测试是否通过 | 测试是否通过 | 能不能通过 | 看看结果 | 看看输出
-mark.if: 如果 | 要是 | 假如 | 就 | 否则 | 的话
+mark.if: 如果 | 要是 | 假如 | 就 | 否则 | 的话 | 不然 | 不然的话 | 要不然
 mark.exists: 存在 | 不存在 | 已经存在 | 没有 | 有的话 | 不存在的话 | 存在的话 | 有没有
 mark.empty: 空 | 空的 | 空文件
 adj.size_max: 最大 | 最大的

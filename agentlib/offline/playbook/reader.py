@@ -40,6 +40,12 @@ ENDS = {".", "!", "！", "?", "？"}
 FRAME_START = {"verb", "chat", "fact"}
 MODIFIER_START = {"correct", "except", "norun", "guard", "report", "if", "prints", "content"}
 MODIFIER_START |= {"name", "args", "in_it", "it", "then"}
+# an 'if' that turns the condition before it round: it starts its own clause
+OTHERWISE = {"otherwise", "else", "or else", "否则", "不然", "不然的话", "要不然"}
+OTHERWISE |= {"if not", "if it isn't there", "if not there"}
+OTHERWISE |= {"if it's not there", "if there isn't one"}
+ABSENT = {"没有", "不存在", "没有的话", "不存在的话"}  # '没有的话就新建一个', '不存在就告诉我'
+TURNING = OTHERWISE | ABSENT | {"的话"}
 
 
 @dataclass
@@ -276,12 +282,14 @@ def split(items: list[Item]) -> list[list[Item]]:
         )
         # a sentence's closing ".", "!" or "?" stays with it: after a colon it may be the text's own
         sentence = it.value in HARD - ENDS or (it.value in ENDS and after is not None)
-        comma = it.value in ",，" and (new_frame or it.value == "，")
+        # 'otherwise, create it', '没有的话，就新建一个': the comma does not cut off the task
+        turned = bool(clauses[-1]) and all(i.text.lower() in TURNING for i in clauses[-1])
+        comma = it.value in ",，" and (new_frame or it.value == "，") and not turned
         then = it.text.lower() not in ("and", "also", "并", "同时") or new_frame  # 'and' may join
         if (it.role == "op" and (sentence or comma)) or (it.is_("mark", "then") and then):
             clauses.append([])
-        elif it.is_("mark", "correct"):
-            clauses.append([it])
+        elif it.is_("mark", "correct") or (it.is_("mark", "if") and it.text.lower() in OTHERWISE):
+            clauses.append([it])  # 'no, in b.txt'; 'show it otherwise create it'
         else:
             clauses[-1].append(it)
     return [c for c in clauses if any(it.role not in ("stop", "op") for it in c)]

@@ -1,0 +1,84 @@
+"""The offline model's conditions, 'the original' after a copy, and a request that stops at a failure.
+
+An 'otherwise' runs only when the condition before it failed, on the same file, however the two
+halves are joined ('otherwise', 'else,', 'if not', '没有的话', '不然'). Each case checks the
+workspace after the request, not only the words of the answer.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_offline_grounding import TOOLBOXES, ask, plant
+
+CONDITIONS = [
+    # (files, prompt, file expected afterwards -> its text or None for absent, words in the answer)
+    ({"notes.md": "a\nb\n"}, "if notes.md exists show it otherwise create it", {}, ["a", "b"]),
+    ({}, "if notes.md exists show it otherwise create it", {"notes.md": ""}, []),
+    ({}, "if todo.md exists show it, otherwise create it with the text hello", {"todo.md": "hello\n"}, []),
+    ({"a.txt": "A\n", "b.txt": "B\n"}, "if a.txt exists, show it. else, delete b.txt", {"b.txt": "B\n"}, ["A"]),
+    ({"b.txt": "B\n"}, "if a.txt exists, show it. else, delete b.txt", {"b.txt": None}, []),
+    ({"a.txt": "A\n"}, "if a.txt exists, show it; otherwise, create b.txt", {"b.txt": None}, ["A"]),
+    ({"a.txt": "A\n"}, "show a.txt if it exists, otherwise create b.txt", {"b.txt": None}, ["A"]),
+    ({}, "show a.txt if it exists, otherwise create it", {"a.txt": ""}, []),
+    ({"n.md": "one\ntwo\n"}, "if n.md exists, print its first line; if not, say so", {}, ["one"]),
+    ({}, "如果有 todo.md 就显示它，没有的话，就新建一个", {"todo.md": ""}, []),
+    ({"n.md": "1\n2\n"}, "要是 n.md 存在的话就数一下行数，不存在就告诉我", {}, ["2 行"]),
+    ({"a.txt": "A\n"}, "如果 a.txt 存在，就删除它，不然，就创建 b.txt", {"a.txt": None, "b.txt": None}, []),
+    ({}, "如果 a.txt 存在，就删除它，不然，就创建 b.txt", {"b.txt": ""}, []),
+]  # fmt: skip
+
+
+@TOOLBOXES
+@pytest.mark.parametrize("files, prompt, after, said", CONDITIONS)
+def test_otherwise_runs_only_when_the_condition_before_it_failed(
+    tmp_path, toolbox, files, prompt, after, said
+):
+    plant(tmp_path, files)
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    for name, text in after.items():
+        path = tmp_path / name
+        assert (path.read_text() if path.exists() else None) == text, (name, answer)
+    for name, text in files.items():
+        if name not in after:
+            assert (tmp_path / name).read_text() == text  # nothing else changed
+    assert all(word in answer for word in said), answer
+    assert "did nothing" not in answer and "什么都没做" not in answer  # the other half ran
+    if "first line" in prompt:
+        assert "two" not in answer  # only the first line, not the whole file after it
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "copy data.csv to backup.csv and then delete the original",
+        "把 data.csv 复制成 backup.csv，然后删掉原来的文件",
+    ],
+)
+def test_the_original_after_a_copy_is_the_file_it_copied(tmp_path, toolbox, prompt):
+    plant(tmp_path, {"data.csv": "x,y\n"})
+    ask(tmp_path, toolbox, prompt)
+    assert (tmp_path / "backup.csv").read_text() == "x,y\n"
+    assert not (tmp_path / "data.csv").exists()
+
+
+@TOOLBOXES
+def test_the_original_after_a_move_is_declined_and_nothing_moves(tmp_path, toolbox):
+    plant(tmp_path, {"a.txt": "A\n"})
+    answer, calls = ask(tmp_path, toolbox, "rename a.txt to b.txt and show the original")
+    assert calls == [] and (tmp_path / "a.txt").exists() and "original" in answer
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "copy data.csv to backup.csv and then delete the original",
+        "copy data.csv to b.csv, then delete keep.txt",
+    ],
+)
+def test_after_a_step_fails_nothing_more_is_changed(tmp_path, toolbox, prompt):
+    plant(tmp_path, {"keep.txt": "k\n", "sub/data.csv": "elsewhere\n"})
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert (tmp_path / "keep.txt").read_text() == "k\n"
+    assert "did not do the rest" in answer
