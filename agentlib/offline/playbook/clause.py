@@ -338,7 +338,8 @@ def condition(c: Clause) -> tuple[str, bool] | str | None:
     at = c.items.index(first)
     leads = at == 0 or first.text in ("如果", "要是", "假如")  # 'if A, B' / '如果 A 就 B'
     end = c.items.index(marks[1]) if leads and len(marks) > 1 else len(c.items)  # 'B, if A'
-    task = next((n for n in range(at + 1, end) if c.items[n].role in FRAME_START), end)
+    said = next((n for n in range(at, end) if c.items[n].is_("mark", "exists")), end)
+    task = next((n for n in range(said, end) if c.items[n].role in FRAME_START), end)
     span = c.items[at : task if leads else end]  # 'if a.txt exists show it': the task follows
     use(marks)
     cond = Clause(span, c.text, c.quoted)

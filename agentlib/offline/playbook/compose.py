@@ -104,8 +104,11 @@ def intent(c: Clause, parts: list[Part]) -> Part | list[Part] | Change | None:
     if first == "rename" and (c.find("mark", "in") or len(c.paths(ext_only=True)) < 2):
         return writeframes.replace(c, parts)
     put = c.find("verb", "create")
-    if put and put.text.lower() in PUT and c.paths(ext_only=True) and not c.find("mark", "content"):
-        if c.find("noun", "folder") or c.find("mark", "in_it", "in"):
+    named = c.paths(ext_only=True)
+    if put and put.text.lower() in PUT and named and not c.find("mark", "content"):
+        between = c.items[c.items.index(put) + 1 : c.items.index(named[0])]
+        new = any(i.text.lower() in ("a", "an", "new", "一个", "新", "新的") for i in between)
+        if not new and (c.find("noun", "folder") or c.find("mark", "in_it", "in")):
             return writeframes.transfer(c, parts)  # 'put a.txt in the docs folder': a move
     handler = {
         "create": writeframes.create, "add": writeframes.create, "append": writeframes.append,

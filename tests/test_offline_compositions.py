@@ -1,4 +1,4 @@
-"""The offline model's conditions, 'the original' after a copy, and a request that stops at a failure.
+"""Two tasks in one request: conditions, 'the original' after a copy, a new file put in a folder, a failure.
 
 An 'otherwise' runs only when the condition before it failed, on the same file, however the two
 halves are joined ('otherwise', 'else,', 'if not', '没有的话', '不然'). Each case checks the
@@ -82,3 +82,26 @@ def test_after_a_step_fails_nothing_more_is_changed(tmp_path, toolbox, prompt):
     answer, _ = ask(tmp_path, toolbox, prompt)
     assert (tmp_path / "keep.txt").read_text() == "k\n"
     assert "did not do the rest" in answer
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "create a folder named src, then put a file main.py in it",
+        "make a folder src and put a new file main.py in it",
+        "建一个 src 文件夹，在里面放一个 main.py",
+    ],
+)
+def test_a_file_put_in_a_new_folder_with_an_article_is_a_new_file(tmp_path, toolbox, prompt):
+    plant(tmp_path, {"main.py": "print('top')\n"})
+    ask(tmp_path, toolbox, prompt)
+    assert (tmp_path / "src" / "main.py").read_text() == ""  # made there, empty
+    assert (tmp_path / "main.py").read_text() == "print('top')\n"  # not moved
+
+
+@TOOLBOXES
+def test_a_named_file_put_in_a_folder_is_still_moved(tmp_path, toolbox):
+    plant(tmp_path, {"a.txt": "A\n"})
+    ask(tmp_path, toolbox, "make a docs folder and put a.txt in it")
+    assert (tmp_path / "docs" / "a.txt").read_text() == "A\n" and not (tmp_path / "a.txt").exists()
