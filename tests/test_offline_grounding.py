@@ -6,6 +6,8 @@ read of a file that is a search term), so these check what was done, not only wh
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from agentlib import Workspace, agent_loop, s01_tools, s02_tools
@@ -345,6 +347,12 @@ ANSWERS = {
         ["lib/deep/tool.py"],
         ["other.py"],
     ),
+    "a-quoted-term-followed-by-these-characters": (
+        {"log.txt": "err 404\nok 200\n"},
+        "在 log.txt 里搜索“err”这几个字",
+        ["err 404"],
+        ["ok 200"],
+    ),
     "a-search-for-the-word-password-is-a-search": (
         {"db.ini": "密码=1\n", "readme.txt": "hi\n"},
         "哪些文件里提到了 密码",
@@ -361,3 +369,18 @@ def test_the_answer_names_what_was_asked_and_nothing_else(tmp_path, toolbox, cas
     plant(tmp_path, files)
     answer, _ = ask(tmp_path, toolbox, prompt)
     assert all(s in answer for s in shows) and not any(h in answer for h in hides), answer
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt",
+    ["what was the last commit's description?", "最近一次提交的描述是什么", "最后一次提交的描述"],
+)
+def test_the_last_commit_asked_for_by_its_description(tmp_path, toolbox, prompt):
+    git = ["git", "-c", "user.name=L", "-c", "user.email=l@example.com"]
+    plant(tmp_path, {"a.txt": "a\n"})
+    subprocess.run([*git, "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=tmp_path, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "Add the first notes"], cwd=tmp_path, check=True)
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert "Add the first notes" in answer

@@ -47,7 +47,7 @@ noun.docstring: docstring | docstrings | doc string
 noun.branch: branch | branch name
 noun.status: status | anything not committed | not committed | uncommitted | uncommitted changes | git status | untracked files | untracked | untracked changes | uncommitted files | changed files
 noun.log: log | history | commits | commit history | git log
-noun.commit: commit | commit message | last commit | latest commit | most recent commit
+noun.commit: commit | commit message | last commit | latest commit | most recent commit | commit's message | commit's description | commit description
 noun.git: git | repo | repository
 noun.content: contents | content | text
 noun.sum: sum | total
@@ -157,7 +157,7 @@ noun.docstring: 文档字符串 | docstring | 注释文档
 noun.branch: 分支 | 分支名 | 哪个分支
 noun.status: 状态 | 未提交的改动 | 没提交的改动 | 没有提交的改动 | 没提交的修改 | 没提交的文件 | 未提交的修改 | 未跟踪的文件 | 未跟踪文件 | 未提交的文件 | 改动 | 修改过的文件
 noun.log: 日志 | 提交记录 | 提交历史 | 历史记录 | 历史
-noun.commit: 提交 | 最近一次提交 | 最后一次提交 | 最新的提交 | 最近的提交 | 上一次提交 | 提交信息
+noun.commit: 提交 | 最近一次提交 | 最后一次提交 | 最新的提交 | 最近的提交 | 上一次提交 | 提交信息 | 提交说明 | 提交的说明 | 提交描述 | 提交的描述
 noun.git: 仓库
 noun.content: 内容 | 写了什么 | 写的什么 | 写了啥 | 写着什么 | 写的是什么
 noun.sum: 和 | 总和 | 加起来 | 之和
@@ -185,7 +185,7 @@ mark.content: 内容是 | 内容为 | 内容写 | 写上 | 写入 | 写 | 写着
 mark.with: 里面有 | 包含一个 | 有一个 | 带有 | 带
 mark.verify: 确认修改成功 | 确认修改是否成功 | 看看修改是否成功 | 检查修改是否成功 | 验证修改成功 | 确认修改生效
 mark.returns: 返回
-mark.term: 这个词 | 这个单词 | 这个字符串
+mark.term: 这个词 | 这个单词 | 这个字符串 | 这几个字 | 这个字 | 这几个词
 mark.keep_empty: 什么都不要写 | 保持为空 | 里面什么都别写
 adj.hidden: 隐藏 | 隐藏的 | 隐藏文件
 verb.calc: 计算 | 算 | 算一下 | 算算
@@ -216,7 +216,7 @@ fact.python3 --version: python版本 | python 版本
 chat.greet: 你好 | 您好 | 嗨 | 哈喽 | 早上好 | 下午好 | 晚上好 | 在吗 | 你好呀
 chat.thanks: 谢谢 | 多谢 | 谢了 | 感谢 | 谢谢你
 chat.about: 你是谁 | 你是什么 | 你能做什么 | 你都会些啥 | 你会些啥 | 你会啥 | 你都会什么 | 你能干嘛 | 你能干什么 | 你会干什么 | 你都能做什么 | 你会什么 | 你可以做什么 | 你会做什么 | 你是什么模型 | 你是claude | 帮助 | 是claude吗 | 你都会干啥 | 你会干啥 | 你能干啥 | 你能干什么 | 你会干什么 | 你都能做什么 | 你都会什么 | 你能帮我做什么 | 你能帮我做些什么 | 你有什么功能 | 你能帮我干什么 | 你能干嘛 | 你会干嘛 | 你能干吗 | 你会啥
-stop: 请 | 请你 | 怎么样 | 咋样 | 各 | 各自 | 分别 | 麻烦 | 麻烦你 | 帮我 | 帮忙 | 能不能 | 能否 | 可以 | 你能 | 你可以 | 给我 | 我想 | 我要 | 一下 | 吗 | 吧 | 呢 | 啊 | 呀 | 的 | 了 | 都 | 所有 | 所有的 | 全部 | 全部的 | 每个 | 一个 | 个 | 一共 | 总共 | 是 | 有 | 什么 | 哪个 | 哪些 | 哪 | 啥 | 我 | 现在 | 你 | 把 | 将 | 给 | 往 | 向 | 对 | 一份 | 上 | 好 | 好吗 | 谢谢 | 就行 | 就好 | 那个 | 这个 | 其他 | 其他的 | 别的 | 剩下的 | 等于 | 等于多少 | 是多少 | 多大 | 设置 | 设置的 | 刚才 | 出来 | 都有 | 里有 | 也 | 还 | 只 | 先 | 这些 | 那些 | 一些 | 下面 | 底下 | 心 | 过 | 的是 | 即可 | 信息 | message | commit | 里边 | 当中 | 是什么 | 我们 | 目前 | 来 | 去 | 新的 | 空白 | 东西 | 一下子 | 有没有 | 是不是 | 嗯 | 呃 | 额 | 请问 | 好的 | 那 | 那么 | 诶 | 喂 | 拜托 | 劳驾 | 些 | 一些
+stop: 请 | 请你 | 怎么样 | 咋样 | 各 | 各自 | 分别 | 麻烦 | 麻烦你 | 帮我 | 帮忙 | 能不能 | 能否 | 可以 | 你能 | 你可以 | 给我 | 我想 | 我要 | 一下 | 吗 | 吧 | 呢 | 啊 | 呀 | 的 | 了 | 都 | 所有 | 所有的 | 全部 | 全部的 | 每个 | 一个 | 个 | 一共 | 总共 | 是 | 有 | 什么 | 哪个 | 哪些 | 哪 | 啥 | 我 | 现在 | 你 | 把 | 将 | 给 | 往 | 向 | 对 | 一份 | 上 | 好 | 好吗 | 谢谢 | 就行 | 就好 | 那个 | 这个 | 其他 | 其他的 | 别的 | 剩下的 | 等于 | 等于多少 | 是多少 | 多大 | 设置 | 设置的 | 刚才 | 出来 | 都有 | 里有 | 也 | 还 | 只 | 先 | 这些 | 那些 | 一些 | 下面 | 底下 | 心 | 过 | 的是 | 即可 | 信息 | 描述 | message | commit | 里边 | 当中 | 是什么 | 我们 | 目前 | 来 | 去 | 新的 | 空白 | 东西 | 一下子 | 有没有 | 是不是 | 嗯 | 呃 | 额 | 请问 | 好的 | 那 | 那么 | 诶 | 喂 | 拜托 | 劳驾 | 些 | 一些
 """
 
 # free text it will not take as literal content: it reads as a description of behaviour, a
