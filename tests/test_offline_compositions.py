@@ -105,3 +105,42 @@ def test_a_named_file_put_in_a_folder_is_still_moved(tmp_path, toolbox):
     plant(tmp_path, {"a.txt": "A\n"})
     ask(tmp_path, toolbox, "make a docs folder and put a.txt in it")
     assert (tmp_path / "docs" / "a.txt").read_text() == "A\n" and not (tmp_path / "a.txt").exists()
+
+
+CORRECTIONS = [
+    # (prompt, files afterwards: text, or None for absent)
+    ("delete a.txt, no, show it", {"a.txt": "A\n"}),
+    ("删除 a.txt，不对，给我看看它", {"a.txt": "A\n"}),
+    ("rename a.txt to b.txt, no wait, to c.txt", {"a.txt": None, "b.txt": None, "c.txt": "A\n"}),
+    ("把 a.txt 改名为 b.txt，不对，改成 c.txt", {"a.txt": None, "b.txt": None, "c.txt": "A\n"}),
+    ("把 a.txt 重命名为 b.txt，哦不对，叫 c.txt", {"b.txt": None, "c.txt": "A\n"}),
+    ("create n.txt with the text hi, actually no, with hello", {"n.txt": "hello\n"}),
+    ("创建 n.txt，内容是 hi，不对，内容是 hello", {"n.txt": "hello\n"}),
+]
+
+
+@TOOLBOXES
+@pytest.mark.parametrize("prompt, after", CORRECTIONS)
+def test_a_correction_replaces_what_it_corrects(tmp_path, toolbox, prompt, after):
+    plant(tmp_path, {"a.txt": "A\n"})
+    ask(tmp_path, toolbox, prompt)
+    for name, text in after.items():
+        path = tmp_path / name
+        assert (path.read_text() if path.exists() else None) == text, name
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt, shows, hides",
+    [
+        ("show 2 lines of a.txt", ["one", "two"], ["three"]),
+        ("show the first 3 lines of a.txt, no, 2 lines", ["one", "two"], ["three"]),
+        ("a.txt 2行", ["one", "two"], ["three"]),
+        ("show line 2 of a.txt", ["two"], ["one", "three"]),
+        ("a.txt 第2行", ["two"], ["one", "three"]),
+    ],
+)
+def test_n_lines_are_the_first_n_and_line_n_is_one_line(tmp_path, toolbox, prompt, shows, hides):
+    plant(tmp_path, {"a.txt": "one\ntwo\nthree\nfour\n"})
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert all(s in answer for s in shows) and not any(h in answer for h in hides), answer

@@ -98,3 +98,34 @@ def new_text(c: Clause, part: Part) -> bool:
     use(markers)
     part.params["new"] = new
     return True
+
+
+def new_dest(c: Clause, part: Part) -> bool:
+    """'rename a.txt to b.txt, no, to c.txt', '不对，改成 c.txt': another name for a move or copy."""
+    left = c.left()
+    paths = [i for i in left if i.role == "path"]
+    said = [i for i in left if i not in paths]
+    marks = all(
+        i.is_("mark", "to", "name", "should", "it") or i.is_("verb", "replace", "rename")
+        for i in said
+    )
+    if part.kind not in ("move", "copy") or len(paths) != 1 or not marks:
+        return False
+    part.params["dest"] = c.unquote(paths[0].value).rstrip("/")
+    use(left)
+    return True
+
+
+def new_content(c: Clause, part: Part) -> bool:
+    """'create a.txt with hi, no, with hello', '不对，内容是 hello': what a create writes instead."""
+    if part.kind != "create" or "content" not in part.params or len(part.params["paths"]) != 1:
+        return False
+    before = [(i.used, i.role) for i in c.items]
+    c.drop("verb.create")
+    what = _content(c)
+    if what is None or "content" not in what or c.left():
+        for item, (used, role) in zip(c.items, before, strict=True):
+            item.used, item.role = used, role  # not a new text: the clause is read afresh
+        return False
+    part.params["content"] = what["content"]
+    return True

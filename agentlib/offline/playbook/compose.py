@@ -10,6 +10,7 @@ content word of every clause was used: otherwise the leftover words are what it 
 from __future__ import annotations
 
 import itertools
+import re
 
 from agentlib.offline.playbook import changes, clause, frames, valueframes, writeframes
 from agentlib.offline.playbook.clause import IT, MUTATING, Change, Clause
@@ -222,6 +223,13 @@ def build(
         if correcting and parts and parts[-1].kind == "replace" and changes.new_text(c, parts[-1]):
             correcting = False
             continue  # 'replace cat with dog in a.txt, no, with cow': only the new text changes
+        if (
+            correcting
+            and parts
+            and (changes.new_dest(c, parts[-1]) or changes.new_content(c, parts[-1]))
+        ):
+            correcting = False
+            continue  # 'rename a.txt to b.txt, no, to c.txt'; 'create a.txt with hi, no, with hello'
         if parts or named_before:
             _the_file(c)
         if (original := c.find("mark", "original")) and not _source(original, parts):
@@ -251,6 +259,8 @@ def build(
                 if IT in (new[0].params.get("paths") or [new[0].params.get("path")]):
                     mine = {k: v for k, v in new[0].params.items() if k not in ("path", "paths")}
                     new[0].params = {**old.params, **mine}
+            elif correcting and parts and parts[-1].kind in MUTATING and not _too(whole):
+                _name_it(new[0], parts.pop())  # 'delete a.txt, no, show it': not deleted
             parts += new
         if rule and parts and parts[-1].kind != "delete_except":
             if not clause.apply_filter(parts[-1], rule):
@@ -268,6 +278,21 @@ def build(
     if pending:
         return parts, "except"  # an exception that no part took: never act without it
     return parts, _check(parts, earlier)
+
+
+def _too(said: str) -> bool:
+    """'no, also show it', '不对，顺便也看看': a correction that adds a task, not one instead."""
+    return bool(re.search(r"\b(?:also|too|as well)\b|顺便|也|还要", said, re.I))
+
+
+def _name_it(new: Part, old: Part) -> None:
+    """The part a correction replaces names the file its 'it' means."""
+    named = next((n for n in _names(old) if n != IT), None)
+    for key in ("path", "src"):
+        if named and new.params.get(key) == IT:
+            new.params[key] = named
+    if named and IT in new.params.get("paths", []):
+        new.params["paths"] = [named if n == IT else n for n in new.params["paths"]]
 
 
 def _source(original: Item, parts: list[Part]) -> bool:

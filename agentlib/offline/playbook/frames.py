@@ -165,6 +165,11 @@ def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
         nums = [i for i in c.items[max(0, at - 5) : at + 6] if i.role == "num" and not i.used]
         use([*nums, line])
         values = [int(float(i.value)) for i in nums]
+        # '5 lines of a.txt', 'a.txt 5行': how many, from the top; 'line 5', '第5行', '5th': which one
+        counted = len(nums) == 1 and c.items.index(nums[0]) < at and nums[0].text.isdigit()
+        counted = counted and not c.find("mark", "nth", "range", "to")
+        if counted and (line.text.lower().endswith("s") or line.text == "行") and not end:
+            end = Item("mark", "first", line.start, line.start, "")
         c.drop("mark.nth", "mark.range", "mark.to")
         if end:  # 'the first lines' are ten of them, 'the first line' one
             many = line.text.lower().endswith("s") or line.text == "几行"
