@@ -144,3 +144,11 @@ def test_n_lines_are_the_first_n_and_line_n_is_one_line(tmp_path, toolbox, promp
     plant(tmp_path, {"a.txt": "one\ntwo\nthree\nfour\n"})
     answer, _ = ask(tmp_path, toolbox, prompt)
     assert all(s in answer for s in shows) and not any(h in answer for h in hides), answer
+
+
+@TOOLBOXES
+@pytest.mark.parametrize("prompt", ["如果它存在就删掉它", "if it exists show it"])
+def test_a_condition_on_it_with_no_file_named_before_is_declined(tmp_path, toolbox, prompt):
+    plant(tmp_path, {"a.txt": "A\n"})
+    answer, calls = ask(tmp_path, toolbox, prompt)
+    assert calls == [] and (tmp_path / "a.txt").exists(), answer

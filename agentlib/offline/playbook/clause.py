@@ -338,10 +338,15 @@ def condition(c: Clause) -> tuple[str, bool] | str | None:
     at = c.items.index(first)
     leads = at == 0 or first.text in ("如果", "要是", "假如")  # 'if A, B' / '如果 A 就 B'
     end = c.items.index(marks[1]) if leads and len(marks) > 1 else len(c.items)  # 'B, if A'
-    said = next((n for n in range(at, end) if c.items[n].is_("mark", "exists")), end)
+    checked = (
+        n for n in range(at, end) if c.items[n].is_("mark", "exists") or c.items[n].role == "path"
+    )
+    said = next(checked, end)  # the file or the 'exists' the condition is about
     task = next((n for n in range(said, end) if c.items[n].role in FRAME_START), end)
     span = c.items[at : task if leads else end]  # 'if a.txt exists show it': the task follows
     use(marks)
+    if said == end:
+        return None  # '就删除它': a 就 that names nothing to check, and 'it' stays the task's
     cond = Clause(span, c.text, c.quoted)
     path = cond.take_path_or_it()
     exists = cond.take_all("mark", "exists")

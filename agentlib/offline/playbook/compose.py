@@ -340,7 +340,9 @@ def _check(parts: list[Part], earlier) -> str | None:
     for part in parts:
         if part.when:  # 'if it exists': the part's own file
             if part.when[0] == IT:
-                named = [n for n in _names(part) if n != IT] or [last or IT]
+                named = [n for n in _names(part) if n != IT] or [last or _last_named(earlier)]
+                if named[0] is None:
+                    return "it (no file was named before)"
                 part.when = (named[0], part.when[1])
             last = part.when[0]
         for key in ("path", "src"):
