@@ -152,3 +152,28 @@ def test_a_condition_on_it_with_no_file_named_before_is_declined(tmp_path, toolb
     plant(tmp_path, {"a.txt": "A\n"})
     answer, calls = ask(tmp_path, toolbox, prompt)
     assert calls == [] and (tmp_path / "a.txt").exists(), answer
+
+
+EXCEPTIONS = [
+    # (prompt, files that must stay, files that must go)
+    ("delete all python files except x.py", ["src/x.py"], ["src/y.py", "top.py"]),
+    ("删除所有 py 文件，除了 x.py", ["src/x.py"], ["src/y.py", "top.py"]),
+    ("delete the .py files but not the ones in src", ["src/x.py", "src/y.py"], ["top.py"]),
+    ("delete all python files except nothere.py", ["src/x.py", "src/y.py", "top.py"], []),
+]
+
+
+@TOOLBOXES
+@pytest.mark.parametrize("prompt, kept, gone", EXCEPTIONS)
+def test_an_exception_keeps_the_file_it_names_at_any_depth(tmp_path, toolbox, prompt, kept, gone):
+    plant(tmp_path, {"src/x.py": "x\n", "src/y.py": "y\n", "top.py": "t\n", "a.txt": "a\n"})
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert all((tmp_path / k).exists() for k in kept + ["a.txt"]), answer
+    assert not any((tmp_path / g).exists() for g in gone), answer
+
+
+@TOOLBOXES
+def test_a_listing_leaves_out_a_named_file_at_any_depth(tmp_path, toolbox):
+    plant(tmp_path, {"src/x.py": "x\n", "src/y.py": "y\n"})
+    answer, _ = ask(tmp_path, toolbox, "list the python files except x.py")
+    assert "src/y.py" in answer and "x.py" not in answer.replace("except x.py", "")

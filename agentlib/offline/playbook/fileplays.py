@@ -38,7 +38,15 @@ def _keep(path: str, p: dict[str, Any], top: str | None) -> bool:
         return False
     if p.get("name") and parts[-1] != p["name"].rpartition("/")[2]:
         return False
-    return not any(path == s or path.startswith(f"{s}/") for s in p.get("skip", []))
+    return not any(_skipped(path, s) for s in p.get("skip", []))
+
+
+def _skipped(path: str, name: str) -> bool:
+    """'except x.py', 'not the ones in drafts': that path, what is under it, or (a bare name)
+    a file or folder of that name at any depth."""
+    parts = path.rstrip("/").split("/")
+    under = path == name or path.startswith(f"{name}/")
+    return under or ("/" not in name and name in parts)
 
 
 def _listing(act: Actions, p: dict[str, Any], files_only: bool = False) -> dict[str, Any]:
@@ -246,26 +254,49 @@ def delete(act: Actions, paths: list[str]) -> Play:
 
 
 def delete_ext(act: Actions, folder: str, ext: list[str], skip: tuple = ()) -> Play:
-    """Delete the files with some extension inside one folder (find -delete, listing each)."""
+    """Delete the files with some extension inside one folder, listing each.
+
+    With exceptions, the files are listed first and every exception must name one of them:
+    otherwise nothing is deleted (a kept file the listing does not show is not kept by luck)."""
     act.stop_if(
         folder != "." and not _safe([folder]),
         "I won't delete outside a named folder of the workspace.",
         "我只删除工作区内指定文件夹里的文件。",
     )
     names = " -o ".join(f"-name {shlex.quote('*.' + e)}" for e in ext)
-    kept = "".join(
-        f" -not -path {shlex.quote(f'./{k}')} -not -path {shlex.quote(f'./{k}/*')}" for k in skip
-    )
-    find = f"find {shlex.quote(folder)} -type f \\( {names} \\) -not -path './.git/*'{kept}"
-    out = yield act.step(
-        f"I'll delete the .{ext[0]} files in {folder}/.",
-        f"我来删除 {folder}/ 里的 .{ext[0]} 文件。",
-        act.run(f"{find} -print -delete"),
-    )
+    find = f"find {shlex.quote(folder)} -type f \\( {names} \\) -not -path './.git/*'"
     error = ("I could not delete them. The tool said:", "没能删除。工具输出：")
+    if not skip:
+        out = yield act.step(
+            f"I'll delete the .{ext[0]} files in {folder}/.",
+            f"我来删除 {folder}/ 里的 .{ext[0]} 文件。",
+            act.run(f"{find} -print -delete"),
+        )
+        act.stop_if(failed(out), *error, out.text)
+        if not _paths(out.text):
+            return act.tr(f"There were no .{ext[0]} files to delete.", f"没有 .{ext[0]} 文件可删。")
+        return act.said("Deleted these files:", "已删除这些文件：", out.text)
+    out = yield act.step("I'll list them first.", "我先把它们列出来。", act.run(f"{find} | sort"))
+    act.stop_if(failed(out), *LISTING_FAILED, out.text)
+    found = _paths(out.text)
+    missing = [k for k in skip if not any(_skipped(path, k) for path in found)]
+    act.stop_if(
+        bool(missing),
+        f"{', '.join(missing)} is not among the .{ext[0]} files here, so I deleted nothing.",
+        f"{'、'.join(missing)} 不在这些 .{ext[0]} 文件里，所以我什么都没删。",
+    )
+    gone = [path for path in found if not any(_skipped(path, k) for k in skip)]
+    if not gone:
+        return act.tr(
+            "Every one of them is an exception: nothing to delete.", "它们都在例外里：没有要删的。"
+        )
+    listed = " ".join(map(shlex.quote, gone))
+    out = yield act.step(
+        f"I'll delete all but {', '.join(skip)}.",
+        f"除了 {'、'.join(skip)}，其余的我来删除。",
+        act.run(f"rm -- {listed} && printf '%s\\n' {listed}"),
+    )
     act.stop_if(failed(out), *error, out.text)
-    if not _paths(out.text):
-        return act.tr(f"There were no .{ext[0]} files to delete.", f"没有 .{ext[0]} 文件可删。")
     return act.said("Deleted these files:", "已删除这些文件：", out.text)
 
 
