@@ -53,7 +53,18 @@ def crash(text: str) -> str:
     raise RuntimeError("the instructor's tool has a bug")
 
 
+@tool(name="字数")
+def count_chars(text: str) -> str:
+    """Count the characters of a text.
+
+    Args:
+        text: The text.
+    """
+    return str(len(text))
+
+
 COUNT = Script(call("word_count", path="notes.txt"), say("Counted."))
+MISSPELLED = Script(call("word_cont", path="notes.txt"), say("Counted."))
 COUNT_WRONG_ARGUMENT = Script(call("word_count", file="notes.txt"), say("Counted."))
 CALLS_NOBODY = Script(call("shout", text="hi"), say("Done."))
 CRASHES = Script(call("crash", text="x"), say("Crashed."))
@@ -102,6 +113,7 @@ def test_a_factory_that_returns_no_tools_is_a_parameter_error(instructor):
     ("extra_tools", "script", "says"),
     [
         ("", "factory_tools:CALLS_NOBODY", "SCRIPT='factory_tools:CALLS_NOBODY': reply 1, call('shout', {'text': 'hi'}): no such tool here (tools: bash, read_file, write_file, edit_file, glob)"),
+        ("factory_tools:make_tools", "factory_tools:MISSPELLED", "call('word_cont', {'path': 'notes.txt'}): no such tool here (tools: bash, read_file, write_file, edit_file, glob, word_count); did you mean 'word_count'?"),
         ("factory_tools:make_tools", "factory_tools:COUNT_WRONG_ARGUMENT", "reply 1, call('word_count', {'file': 'notes.txt'}): the schema refuses it: path: Field required; file: Extra inputs are not permitted"),
     ],
 )  # fmt: skip
@@ -112,6 +124,15 @@ def test_a_script_that_calls_what_the_toolbox_cannot_run_is_refused_at_start(
         Course("offline", instructor, extra_tools, script)
     assert says in str(raised.value)
     assert capsys.readouterr().out == ""
+
+
+def test_a_problem_with_one_tool_is_said_once_however_many_tools_come_with_it(instructor):
+    tools = "factory_tools:make_tools,factory_tools:crash,factory_tools:count_chars"
+    with pytest.raises(ParameterError) as raised:
+        Course("offline", instructor, tools, "")
+    lines = str(raised.value).splitlines()
+    assert len(lines) == 1, lines
+    assert "the API refuses the tool name '字数'" in lines[0]
 
 
 def test_a_script_is_checked_again_against_the_toolbox_of_the_cell_that_runs_it(instructor):

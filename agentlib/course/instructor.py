@@ -6,6 +6,7 @@ import atexit
 import contextlib
 import copy
 import dataclasses
+import difflib
 import functools
 import os
 import tempfile
@@ -55,9 +56,9 @@ def _tool_problems(label: str, spec: str, extras: list[Tool], course_tools: list
     for name in sorted(set(names) & set(course_tools)):
         box_problems.append(f"{name!r} is already a course tool: give yours another name")
     unique = Toolbox({t.name: t for t in extras}.values())
-    for name in unique.names:
+    for name in unique.names:  # a problem of the whole box comes back for every name: said once
         box_problems += check_exercise(unique, name=name)
-    return [f"{label}={spec!r}: {problem}" for problem in box_problems]
+    return [f"{label}={spec!r}: {problem}" for problem in dict.fromkeys(box_problems)]
 
 
 def script_problems(script: Any, toolbox: Toolbox) -> list[str]:
@@ -75,7 +76,9 @@ def script_problems(script: Any, toolbox: Toolbox) -> list[str]:
             called = f"reply {number}, call({block['name']!r}, {block.get('input', {})})"
             if block["name"] not in toolbox.names:
                 offered = ", ".join(toolbox.names) or "none"
-                problems.append(f"{called}: no such tool here (tools: {offered})")
+                close = difflib.get_close_matches(block["name"], toolbox.names, n=1)
+                meant = f"; did you mean {close[0]!r}?" if close else ""
+                problems.append(f"{called}: no such tool here (tools: {offered}){meant}")
                 continue
             t = toolbox[block["name"]]
             if t.input_model is not None:
