@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 from learners import ANSWERS, Answer
+from learners.endless import ENDLESS
 from verdicts import friendly_checks  # noqa: F401
 
-from agentlib.course.checks import Verdict, cells
+from agentlib.course.checks import Verdict, bound, cells
 
 SOURCES = Path(__file__).parents[1] / "notebooks" / "src"
 
@@ -141,6 +142,19 @@ def test_learner_answer_gets_the_right_verdict(shell, exercise, answer, tmp_path
     else:
         assert not verdict.ok, words
         assert answer.phrase in words, (answer.phrase, words)
+
+
+@pytest.mark.parametrize(("key", "answer"), ENDLESS.items(), ids=lambda v: getattr(v, "name", v))
+def test_an_answer_that_never_ends_is_stopped_and_the_line_it_ran_is_named(
+    shell, key, answer, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(bound, "SECONDS", 3.0)
+    verdict = learner_verdict(shell, EXERCISES[key], answer, tmp_path / "workspace")
+    words = " ".join(str(verdict).split())
+    assert not verdict.ok, words
+    assert "still running" in words and answer.phrase in words, (answer.phrase, words)
+    fixed = learner_verdict(shell, EXERCISES[key], solution(EXERCISES[key]), tmp_path / "again")
+    assert fixed.ok, " ".join(str(fixed).split())  # the kernel is as usable as before
 
 
 def test_every_exercise_has_five_wrong_and_two_right_answers():

@@ -168,6 +168,38 @@ def appended(old: str, new: str) -> str:
 
 
 TOOL_RESULTS = [
+    wrong(
+        "every_result_marked_an_error",
+        "is_error",
+        results_answer(appended('"content": run_bash', '"is_error": True, "content": run_bash')),
+    ),
+    wrong(
+        "the_list_kept_outside_the_function",
+        "second time",
+        """
+results = []
+
+def tool_results(content: list) -> list[dict]:
+    for block in content:
+        if block.type == "tool_use":
+            results.append({"type": "tool_result", "tool_use_id": block.id, "content": run_bash(block.input["command"])})
+    return results
+""",
+    ),
+    wrong(
+        "blocks_read_as_dicts",
+        "block.type, block.id and block.input",
+        """
+def tool_results(content: list) -> list[dict]:
+    return [{"type": "tool_result", "tool_use_id": b["id"], "content": run_bash(b["input"]["command"])}
+            for b in content if b["type"] == "tool_use"]
+""",
+    ),
+    wrong(
+        "input_read_as_an_attribute",
+        "block.input['command']",
+        results_answer(appended('block.input["command"]', "block.input.command")),
+    ),
     wrong("forgets_return", "return", results_answer(after="")),
     wrong("name_for_id", "tool_use_id", results_answer(appended("block.id", "block.name"))),
     wrong(

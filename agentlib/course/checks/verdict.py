@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..language import pick
-from . import cells
+from . import bound, cells
 
 WORKS = "✔ It works:"
 NOT_YET = "✘ Not yet:"
@@ -90,7 +90,12 @@ def is_blank(error: BaseException) -> bool:
     tb = error.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
-    return tb is None or not tb.tb_frame.f_code.co_filename.startswith(_LIBRARY)
+    return tb is None or not in_library(tb.tb_frame.f_code.co_filename)
+
+
+def in_library(filename: str) -> bool:
+    """Whether code from ``filename`` is Python's, an installed package's or agentlib's, not the learner's."""
+    return filename.startswith(_LIBRARY)
 
 
 def still_blank(what: str) -> Verdict:
@@ -167,7 +172,12 @@ def check(fn: Check) -> Check:
     def run(*args: Any, **kwargs: Any) -> Verdict:
         is_strict = strict()  # a mistyped mode is refused before anything runs
         cells.watch()
-        verdict = _cell_raised(fn(*args, **kwargs))
+        try:
+            with bound.time_bound():
+                verdict = fn(*args, **kwargs)
+        except bound.TookTooLong as stopped:
+            verdict = Verdict(False, *bound.too_long_words(stopped, in_library))
+        verdict = _cell_raised(verdict)
         cells.checked()
         if is_strict and not verdict.ok:
             raise AssertionError(str(verdict))
