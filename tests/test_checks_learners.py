@@ -22,6 +22,7 @@ from learners.endless import ENDLESS
 from verdicts import friendly_checks  # noqa: F401
 
 from agentlib.course.checks import Verdict, bound, cells
+from agentlib.course.language import speaking
 
 SOURCES = Path(__file__).parents[1] / "notebooks" / "src"
 
@@ -91,13 +92,15 @@ def shell():
     InteractiveShell.clear_instance()
 
 
-def learner_verdict(shell, exercise: Exercise, answer: Answer, workspace: Path) -> Verdict:
+def learner_verdict(
+    shell, exercise: Exercise, answer: Answer, workspace: Path, lang: str = "en"
+) -> Verdict:
     """The notebook's cells around the exercise, with the learner's answer in its place; the check's verdict."""
     all_cells = notebook_cells(exercise.notebook)
     exercise_at = [i for i, (m, _) in enumerate(all_cells) if '"exercise"' in m][exercise.number]
     parameters = next(body for marker, body in all_cells if '"parameters"' in marker)
     workspace.mkdir(exist_ok=True)  # the course uses a WORKSPACE you name, and never makes one
-    shell.run_cell(f"{parameters}\nWORKSPACE = {str(workspace)!r}")
+    shell.run_cell(f"{parameters}\nWORKSPACE = {str(workspace)!r}\nLANG = {lang!r}")
     for start in exercise.setup:
         assert shell.run_cell(
             next(b for m, b in all_cells if code(m) and b.startswith(start))
@@ -155,6 +158,19 @@ def test_an_answer_that_never_ends_is_stopped_and_the_line_it_ran_is_named(
     assert "still running" in words and answer.phrase in words, (answer.phrase, words)
     fixed = learner_verdict(shell, EXERCISES[key], solution(EXERCISES[key]), tmp_path / "again")
     assert fixed.ok, " ".join(str(fixed).split())  # the kernel is as usable as before
+
+
+def test_in_chinese_the_stopped_line_is_quoted_as_written(shell, tmp_path, monkeypatch):
+    monkeypatch.setattr(bound, "SECONDS", 3.0)
+    answer = ENDLESS["ex8_own_tool"]
+    looping = answer.source.replace("said.append(str(n))", 'said.append({"n": n})')
+    with speaking("en"):  # the language this process spoke before comes back at the end
+        verdict = learner_verdict(
+            shell, EXERCISES["ex8_own_tool"], Answer("zh", looping), tmp_path, "zh"
+        )
+        words = " ".join(str(verdict).split())
+    assert "还在运行" in words or "还没结束" in words, words
+    assert "'said.append({\"n\": n})'" in words, words  # the source's ': ' is not made Chinese
 
 
 def test_every_exercise_has_five_wrong_and_two_right_answers():

@@ -88,11 +88,9 @@ def where(error: BaseException, is_library: Any) -> list[tuple[str, int, str]]:
 
 def _at(frame: tuple[str, int, str]) -> str:
     function, number, line = frame
-    shown = f": {line!r}" if line else ""
-    return pick(
-        f"line {number} of {function}{shown}",
-        f"{function} 的第 {number} 行{shown.replace(': ', '：')}",
-    )
+    if not line:
+        return pick(f"line {number} of {function}", f"{function} 的第 {number} 行")
+    return pick(f"line {number} of {function}: {line!r}", f"{function} 的第 {number} 行：{line!r}")
 
 
 def too_long_words(error: TookTooLong, is_library: Any) -> tuple[str, list[str]]:
@@ -115,8 +113,9 @@ def too_long_words(error: TookTooLong, is_library: Any) -> tuple[str, list[str]]
     if not frames:
         return summary, []
     at = _at(frames[0])  # the function the check was given
-    if len(frames) > 1:
-        at += pick(", in a call to ", "，当时在调用 ") + _at(frames[-1])
+    called = [f for f in frames[1:] if not f[0].startswith("<")]  # not a comprehension's own frame
+    if called:
+        at += pick(", in a call to ", "，当时在调用 ") + _at(called[-1])
     return summary, [
         pick(
             f"it was at {at}. An endless loop? Each pass of a loop must change what its condition "
