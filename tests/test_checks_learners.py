@@ -173,6 +173,20 @@ def test_in_chinese_the_stopped_line_is_quoted_as_written(shell, tmp_path, monke
     assert "'said.append({\"n\": n})'" in words, words  # the source's ': ' is not made Chinese
 
 
+def test_a_check_after_a_cell_that_raised_says_it_ran_on_the_old_value(shell, tmp_path):
+    exercise = EXERCISES["ex9_own_tool_decorated"]
+    first = solution(exercise)
+    assert learner_verdict(shell, exercise, first, tmp_path).ok
+    retry = first.source.replace("def my_tool_again(text: str)", "def my_tool_again(text)")
+    assert retry != first.source
+    shell.run_cell(retry)  # the learner's next try, which @tool refuses: no type hint
+    shown = shell.run_cell(after_exercise(exercise)[-1])
+    words = " ".join(str(shell.user_ns["verdict"]).split())
+    assert shown.success, words
+    assert "a cell you ran before this check raised TypeError" in words, words
+    assert "needs a type hint" in words and "ran on that" in words, words
+
+
 def test_every_exercise_has_five_wrong_and_two_right_answers():
     assert set(ANSWERS) == set(EXERCISES)
     for key, answers in ANSWERS.items():
