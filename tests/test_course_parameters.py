@@ -63,7 +63,18 @@ def count_chars(text: str) -> str:
     return str(len(text))
 
 
+@tool
+def as_numbers(text: str) -> dict:
+    """Return the lengths of a text as a dict, not as text.
+
+    Args:
+        text: The text.
+    """
+    return {"characters": len(text)}
+
+
 COUNT = Script(call("word_count", path="notes.txt"), say("Counted."))
+AS_NUMBERS = Script(call("as_numbers", text="abc"), call("as_numbers", text="de"), say("Counted."))
 MISSPELLED = Script(call("word_cont", path="notes.txt"), say("Counted."))
 COUNT_WRONG_ARGUMENT = Script(call("word_count", file="notes.txt"), say("Counted."))
 CALLS_NOBODY = Script(call("shout", text="hi"), say("Done."))
@@ -133,6 +144,17 @@ def test_a_problem_with_one_tool_is_said_once_however_many_tools_come_with_it(in
     lines = str(raised.value).splitlines()
     assert len(lines) == 1, lines
     assert "the API refuses the tool name '字数'" in lines[0]
+
+
+def test_a_tool_that_returns_no_string_is_named_once_with_what_the_model_read(instructor, capsys):
+    course = Course("offline", instructor, "factory_tools:as_numbers", "factory_tools:AS_NUMBERS")
+    capsys.readouterr()
+    assert course.run_script(s02_tools(course.workspace)).stop_reason == "end_turn"
+    said = [line for line in capsys.readouterr().out.splitlines() if "as_numbers" in line]
+    assert said == [
+        "agentlib: as_numbers returned dict, not a string; the model read the text "
+        """'{"characters": 3}'. Return a string to choose what it reads."""
+    ], said
 
 
 def test_a_script_is_checked_again_against_the_toolbox_of_the_cell_that_runs_it(instructor):

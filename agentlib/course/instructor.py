@@ -163,6 +163,7 @@ class Course:
         sources = loaded(self.extra_tools_label, self.extra_tools_spec, load_tool_sources)
         self.script = loaded(self.script_label, self.script_spec, load_script)
         self.tool_failures: list[str] = []  # what the instructor's tools raised, in order
+        self.tool_notes: dict[str, str] = {}  # a tool that returned something other than text
         self._made: list[str] = []
         self._name = name
         root = (
@@ -217,11 +218,14 @@ class Course:
         @functools.wraps(extra.handler)
         def handler(*args: Any, **kwargs: Any) -> Any:
             try:
-                return extra.handler(*args, **kwargs)
+                value = extra.handler(*args, **kwargs)
             except Exception as e:
                 if not is_tool_error(e):  # a tool's message to the model is its job, not a crash
                     self.tool_failures.append(f"{extra.name} raised {type(e).__name__}: {e}")
                 raise
+            if not isinstance(value, str):  # the loop makes it text: say so, once per tool
+                self.tool_notes.setdefault(extra.name, _not_text(extra.name, value))
+            return value
 
         return dataclasses.replace(extra, handler=handler)
 
@@ -306,9 +310,23 @@ class Course:
             failures.append(
                 f"the run stopped ({state.why}) with {script.remaining} scripted replies unused"
             )
+        for note in self.tool_notes.values():
+            print(f"agentlib: {note}")
         if failures:
             raise InstructorRunFailed(failures)
         return state
+
+
+def _not_text(name: str, value: Any) -> str:
+    from ..tools import _as_text  # what the loop sends the model in its place
+
+    read = _as_text(value)[:80]
+    return pick(
+        f"{name} returned {type(value).__name__}, not a string; the model read the text {read!r}. "
+        "Return a string to choose what it reads.",
+        f"{name} 返回的是 {type(value).__name__}，不是字符串；模型读到的是文本 {read!r}。"
+        "返回一个字符串，模型读到什么就由你决定。",
+    )
 
 
 class InstructorRunFailed(RuntimeError):
