@@ -19,6 +19,32 @@ def bash_answer(body: str, run: str = RUN) -> str:
 
 EXIT_CODE = [
     wrong(
+        "bytes_without_text_true",
+        "text=True",
+        bash_answer(
+            """
+out = (r.stdout + r.stderr).strip()
+if r.returncode != 0:
+    out += b"\\n(exit code %d)" % r.returncode
+return out or "(no output)"
+""",
+            run=RUN.replace(" text=True,", ""),
+        ),
+    ),
+    wrong(
+        "command_line_without_a_shell",
+        "shell=True",
+        bash_answer(
+            """
+out = (r.stdout + r.stderr).strip()
+if r.returncode != 0:
+    out = f"{out}\\n(exit code {r.returncode})".strip()
+return out or "(no output)"
+""",
+            run=RUN.replace("shell=True", "shell=False"),
+        ),
+    ),
+    wrong(
         "seed_unchanged",
         "exit code 3",
         bash_answer("""
@@ -304,6 +330,11 @@ def agent_loop(messages: list):
 
 
 AGENT_LOOP = [
+    wrong(
+        "argument_name_guessed",
+        "'command', not 'cmd'",
+        loop_answer(results=RESULTS.replace('block.input["command"]', 'block.input["cmd"]')),
+    ),
     wrong("reply_not_appended", "append", loop_answer(append="pass")),
     wrong(
         "reply_appended_after_the_stop_check",

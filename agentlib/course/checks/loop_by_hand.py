@@ -35,9 +35,26 @@ def check_exit_code(run_bash: Callable[[str], str]) -> Verdict:
         try:
             out[command], printed = returned(run_bash, command)
         except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
-            return crash(f"{name}({command!r})", e)
+            verdict = crash(f"{name}({command!r})", e)
+            if isinstance(e, FileNotFoundError) and command in str(e):
+                verdict.details.append(
+                    pick(
+                        "the whole command line was taken for a program's name: pass shell=True, "
+                        "as run_bash does, so a shell reads it",
+                        "整行命令被当成了一个程序的名字：像 run_bash 那样传 shell=True，让 shell 来读它",
+                    )
+                )
+            return verdict
         if problem := not_text(f"{name}({command!r})", out[command], printed):
-            return Verdict(False, problem)
+            hint = (
+                pick(
+                    " Pass text=True to subprocess.run, as run_bash does, to get str, not bytes.",
+                    "像 run_bash 那样给 subprocess.run 传 text=True，得到的就是 str，而不是 bytes。",
+                )
+                if isinstance(out[command], bytes)
+                else ""
+            )
+            return Verdict(False, problem + hint)
     problems = []
     if "hi" not in out["echo hi"]:
         problems.append(

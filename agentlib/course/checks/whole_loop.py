@@ -51,7 +51,16 @@ def check_agent_loop(agent_loop: Callable[[list], Any]) -> Verdict:
                 + api_message(e),
                 _hints_for_history(counting.calls[-1]["messages"]),
             )
-        return crash("agent_loop(messages)", e)
+        verdict = crash("agent_loop(messages)", e)
+        if isinstance(e, KeyError) and e.args and e.args[0] != "command":
+            verdict.details.append(
+                pick(
+                    "block.input holds the arguments by the schema's names: the bash tool's is "
+                    f"'command', not {e.args[0]!r}",
+                    f"block.input 里的参数用的是 schema 里的名字：bash 工具的参数是 'command'，不是 {e.args[0]!r}",
+                )
+            )
+        return verdict
     if len(counting.calls) < counting.limit:
         return Verdict(
             False,
