@@ -177,6 +177,21 @@ def test_a_tool_that_raised_fails_the_run_even_in_a_later_cell(instructor):
         quiet.run_script(box)  # the section 'For instructors' says it, even without a SCRIPT
 
 
+def test_in_chinese_a_failed_run_is_said_in_chinese(instructor):
+    from agentlib.course.language import speaking
+
+    with speaking("en"):  # what this process spoke before comes back at the end
+        course = Course(
+            "offline", instructor, "factory_tools:crash", "factory_tools:CRASHES", lang="zh"
+        )
+        with pytest.raises(InstructorRunFailed) as failed:
+            course.run_script(s02_tools(course.workspace))
+    assert str(failed.value).splitlines() == [
+        "讲师的运行失败了：",
+        "- crash 抛出了 RuntimeError: the instructor's tool has a bug",
+    ], str(failed.value)
+
+
 def test_a_script_the_run_did_not_follow_to_its_end_fails(instructor):
     course = Course("offline", instructor, "factory_tools:make_tools", "factory_tools:TOO_LONG")
     with pytest.raises(InstructorRunFailed, match="with 1 scripted replies unused"):

@@ -221,7 +221,10 @@ class Course:
                 value = extra.handler(*args, **kwargs)
             except Exception as e:
                 if not is_tool_error(e):  # a tool's message to the model is its job, not a crash
-                    self.tool_failures.append(f"{extra.name} raised {type(e).__name__}: {e}")
+                    raised = f"{type(e).__name__}: {e}"
+                    self.tool_failures.append(
+                        pick(f"{extra.name} raised {raised}", f"{extra.name} 抛出了 {raised}")
+                    )
                 raise
             if not isinstance(value, str):  # the loop makes it text: say so, once per tool
                 self.tool_notes.setdefault(extra.name, _not_text(extra.name, value))
@@ -302,13 +305,19 @@ class Course:
         state = agent_loop(messages, client=client, model=model, tools=box, system=system)
         failures = list(self.tool_failures)
         failures += [
-            f"{e.name}({e.input}) came back as an error: {e.output}"
+            pick(
+                f"{e.name}({e.input}) came back as an error: {e.output}",
+                f"{e.name}({e.input}) 返回了错误：{e.output}",
+            )
             for e in state.events
             if e.kind == "tool_ran" and e.is_error and not any(e.name in f for f in failures)
         ]
         if state.stop_reason != "end_turn" or script.remaining:
             failures.append(
-                f"the run stopped ({state.why}) with {script.remaining} scripted replies unused"
+                pick(
+                    f"the run stopped ({state.why}) with {script.remaining} scripted replies unused",
+                    f"运行停下了（{state.why}），还有 {script.remaining} 条写好的回复没有用上",
+                )
             )
         for note in self.tool_notes.values():
             print(f"agentlib: {note}")
@@ -334,4 +343,5 @@ class InstructorRunFailed(RuntimeError):
 
     def __init__(self, failures: list[str]) -> None:
         self.failures = failures
-        super().__init__("the instructor's run failed:\n- " + "\n- ".join(failures))
+        head = pick("the instructor's run failed:", "讲师的运行失败了：")
+        super().__init__(head + "\n- " + "\n- ".join(failures))
