@@ -331,6 +331,13 @@ def agent_loop(messages: list):
 
 AGENT_LOOP = [
     wrong(
+        "returns_on_end_turn_only",
+        "not only on 'end_turn'",
+        loop_answer().replace(
+            'if response.stop_reason != "tool_use":', 'if response.stop_reason == "end_turn":'
+        ),
+    ),
+    wrong(
         "argument_name_guessed",
         "'command', not 'cmd'",
         loop_answer(results=RESULTS.replace('block.input["command"]', 'block.input["cmd"]')),
