@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -152,11 +153,14 @@ def test_an_answer_that_never_ends_is_stopped_and_the_line_it_ran_is_named(
     shell, key, answer, tmp_path, monkeypatch
 ):
     monkeypatch.setattr(bound, "SECONDS", 3.0)
-    verdict = learner_verdict(shell, EXERCISES[key], answer, tmp_path / "workspace")
+    exercise = EXERCISES[key.removesuffix("_waits")]
+    verdict = learner_verdict(shell, exercise, answer, tmp_path / "workspace")
     words = " ".join(str(verdict).split())
     assert not verdict.ok, words
     assert "still running" in words and answer.phrase in words, (answer.phrase, words)
-    fixed = learner_verdict(shell, EXERCISES[key], solution(EXERCISES[key]), tmp_path / "again")
+    left = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert "sleep 47" not in left  # a command the stopped code started does not outlive it
+    fixed = learner_verdict(shell, exercise, solution(exercise), tmp_path / "again")
     assert fixed.ok, " ".join(str(fixed).split())  # the kernel is as usable as before
 
 

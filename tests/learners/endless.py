@@ -35,6 +35,23 @@ def run_edit_once(path: str, old_text: str, new_text: str) -> str:
     return f"Edited {path}"
 """,
     ),
+    "ex8_own_tool_waits": wrong(
+        "a_tool_that_waits_on_a_command",
+        "of my_tool",
+        """
+TOOL_NAME = "wait_for_it"
+EXAMPLE = {"seconds": 47}
+
+
+def my_tool(seconds: int) -> str:
+    return ws.bash(f"sleep {seconds}; echo done-{seconds}")
+
+
+MY_TOOL = {"name": TOOL_NAME, "description": "Wait, then say done.",
+           "input_schema": {"type": "object", "properties": {"seconds": {"type": "integer"}},
+                            "required": ["seconds"]}}
+""",
+    ),
     "ex8_own_tool": wrong(
         "a_countdown_that_never_counts_down",
         "of my_tool",
