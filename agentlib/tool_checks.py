@@ -172,20 +172,22 @@ def _name_words(name: Any, lang: str = "en") -> str:
         )
     refused = sorted({c for c in name if not TOOL_NAME.fullmatch(c)})
     fixed = "".join(c if TOOL_NAME.fullmatch(c) else "_" for c in name)
+    if not fixed.strip("_-"):  # a name with no ASCII letter at all (a Chinese one): no example
+        fixed = None
     if lang == "zh":
         why = (
             "它包含 " + "、".join(repr(c) for c in refused)
             if refused
             else (f"它有 {len(name)} 个字符" if name else "它是空的")
         )
-        hint = f"（例如 {fixed!r}）" if refused else ""
+        hint = f"（例如 {fixed!r}）" if refused and fixed else ""
         return (
             f"API 不接受工具名 {name!r}：{why}。工具名必须匹配 {TOOL_NAME.pattern}，所以换一个"
             f"{hint}；在那之前，每个提供这个工具的请求都会得到 400 invalid_request_error。"
         )
     if refused:
         why = "it contains " + ", ".join(repr(c) for c in refused)
-        hint = f" (for example {fixed!r})"
+        hint = f" (for example {fixed!r})" if fixed else ""
     else:
         why = f"it is {len(name)} characters long" if name else "it is empty"
         hint = ""

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from learners import ANSWERS, Answer
+from learners.endless import ENDLESS
 from verdicts import friendly_checks  # noqa: F401
 
-from agentlib.course.checks import Verdict, cells
+from agentlib.course.checks import Verdict, bound, cells
+from agentlib.course.language import speaking
 
 SOURCES = Path(__file__).parents[1] / "notebooks" / "src"
 
@@ -90,13 +93,15 @@ def shell():
     InteractiveShell.clear_instance()
 
 
-def learner_verdict(shell, exercise: Exercise, answer: Answer, workspace: Path) -> Verdict:
+def learner_verdict(
+    shell, exercise: Exercise, answer: Answer, workspace: Path, lang: str = "en"
+) -> Verdict:
     """The notebook's cells around the exercise, with the learner's answer in its place; the check's verdict."""
     all_cells = notebook_cells(exercise.notebook)
     exercise_at = [i for i, (m, _) in enumerate(all_cells) if '"exercise"' in m][exercise.number]
     parameters = next(body for marker, body in all_cells if '"parameters"' in marker)
     workspace.mkdir(exist_ok=True)  # the course uses a WORKSPACE you name, and never makes one
-    shell.run_cell(f"{parameters}\nWORKSPACE = {str(workspace)!r}")
+    shell.run_cell(f"{parameters}\nWORKSPACE = {str(workspace)!r}\nLANG = {lang!r}")
     for start in exercise.setup:
         assert shell.run_cell(
             next(b for m, b in all_cells if code(m) and b.startswith(start))
@@ -141,6 +146,49 @@ def test_learner_answer_gets_the_right_verdict(shell, exercise, answer, tmp_path
     else:
         assert not verdict.ok, words
         assert answer.phrase in words, (answer.phrase, words)
+
+
+@pytest.mark.parametrize(("key", "answer"), ENDLESS.items(), ids=lambda v: getattr(v, "name", v))
+def test_an_answer_that_never_ends_is_stopped_and_the_line_it_ran_is_named(
+    shell, key, answer, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(bound, "SECONDS", 3.0)
+    exercise = EXERCISES[key.removesuffix("_waits")]
+    verdict = learner_verdict(shell, exercise, answer, tmp_path / "workspace")
+    words = " ".join(str(verdict).split())
+    assert not verdict.ok, words
+    assert "still running" in words and answer.phrase in words, (answer.phrase, words)
+    left = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert "sleep 47" not in left  # a command the stopped code started does not outlive it
+    fixed = learner_verdict(shell, exercise, solution(exercise), tmp_path / "again")
+    assert fixed.ok, " ".join(str(fixed).split())  # the kernel is as usable as before
+
+
+def test_in_chinese_the_stopped_line_is_quoted_as_written(shell, tmp_path, monkeypatch):
+    monkeypatch.setattr(bound, "SECONDS", 3.0)
+    answer = ENDLESS["ex8_own_tool"]
+    looping = answer.source.replace("said.append(str(n))", 'said.append({"n": n})')
+    with speaking("en"):  # the language this process spoke before comes back at the end
+        verdict = learner_verdict(
+            shell, EXERCISES["ex8_own_tool"], Answer("zh", looping), tmp_path, "zh"
+        )
+        words = " ".join(str(verdict).split())
+    assert "还在运行" in words or "还没结束" in words, words
+    assert "'said.append({\"n\": n})'" in words, words  # the source's ': ' is not made Chinese
+
+
+def test_a_check_after_a_cell_that_raised_says_it_ran_on_the_old_value(shell, tmp_path):
+    exercise = EXERCISES["ex9_own_tool_decorated"]
+    first = solution(exercise)
+    assert learner_verdict(shell, exercise, first, tmp_path).ok
+    retry = first.source.replace("def my_tool_again(text: str)", "def my_tool_again(text)")
+    assert retry != first.source
+    shell.run_cell(retry)  # the learner's next try, which @tool refuses: no type hint
+    shown = shell.run_cell(after_exercise(exercise)[-1])
+    words = " ".join(str(shell.user_ns["verdict"]).split())
+    assert shown.success, words
+    assert "a cell you ran before this check raised TypeError" in words, words
+    assert "needs a type hint" in words and "ran on that" in words, words
 
 
 def test_every_exercise_has_five_wrong_and_two_right_answers():

@@ -47,9 +47,11 @@ def test_dispatch_map_blank_mismatch_broken_and_right(s02):
     assert not list(ws.root.glob("dispatch-check-*"))
 
 
-def seed_edit(root: Path, refuse_duplicates: bool):
+def seed_edit(root: Path, refuse_duplicates: bool, confined: bool = True):
     def run_edit(path: str, old_text: str, new_text: str) -> str:
         fp = (root / path).resolve()
+        if confined and not fp.is_relative_to(root.resolve()):  # the seed's safe_path
+            return f"Error: Path escapes workspace: {path}"
         content = fp.read_text()
         count = content.count(old_text)
         if count == 0:
@@ -67,6 +69,7 @@ def test_edit_check(tmp_path):
     assert_verdict(check_edit_refuses_duplicates(seed_edit(tmp_path, False), tmp_path), NOT_YET,
                    "the file with two matches was changed", "that says how many (2)")  # fmt: skip
     assert_verdict(check_edit_refuses_duplicates(seed_edit(tmp_path, True), tmp_path), WORKS, "'Error: found 2 times'")  # fmt: skip
+    assert_verdict(check_edit_refuses_duplicates(seed_edit(tmp_path, True, confined=False), tmp_path), NOT_YET, "a file beside the workspace", "safe_path(path)")  # fmt: skip
     assert list(tmp_path.iterdir()) == []  # the check leaves the workspace as it found it
 
 
@@ -206,3 +209,12 @@ def test_a_schema_without_description_is_refused_in_03_and_05_alike(s02):
     rule = "'shout' has no description: the API accepts it, but the model decides when to use a tool by reading its description."
     assert_verdict(dispatch, NOT_YET, rule)
     assert_verdict(own, NOT_YET, rule)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_name_with_no_ascii_letter_gets_no_example_made_of_underscores(lang):
+    from agentlib.tool_checks import tool_problems
+
+    spec = {"name": "字数", "description": "数字数。", "input_schema": {"type": "object"}}
+    words = " ".join(p.words for p in tool_problems([spec], lang))
+    assert "字数" in words and "'__'" not in words, words

@@ -53,7 +53,29 @@ def crash(text: str) -> str:
     raise RuntimeError("the instructor's tool has a bug")
 
 
+@tool(name="字数")
+def count_chars(text: str) -> str:
+    """Count the characters of a text.
+
+    Args:
+        text: The text.
+    """
+    return str(len(text))
+
+
+@tool
+def as_numbers(text: str) -> dict:
+    """Return the lengths of a text as a dict, not as text.
+
+    Args:
+        text: The text.
+    """
+    return {"characters": len(text)}
+
+
 COUNT = Script(call("word_count", path="notes.txt"), say("Counted."))
+AS_NUMBERS = Script(call("as_numbers", text="abc"), call("as_numbers", text="de"), say("Counted."))
+MISSPELLED = Script(call("word_cont", path="notes.txt"), say("Counted."))
 COUNT_WRONG_ARGUMENT = Script(call("word_count", file="notes.txt"), say("Counted."))
 CALLS_NOBODY = Script(call("shout", text="hi"), say("Done."))
 CRASHES = Script(call("crash", text="x"), say("Crashed."))
@@ -102,6 +124,7 @@ def test_a_factory_that_returns_no_tools_is_a_parameter_error(instructor):
     ("extra_tools", "script", "says"),
     [
         ("", "factory_tools:CALLS_NOBODY", "SCRIPT='factory_tools:CALLS_NOBODY': reply 1, call('shout', {'text': 'hi'}): no such tool here (tools: bash, read_file, write_file, edit_file, glob)"),
+        ("factory_tools:make_tools", "factory_tools:MISSPELLED", "call('word_cont', {'path': 'notes.txt'}): no such tool here (tools: bash, read_file, write_file, edit_file, glob, word_count); did you mean 'word_count'?"),
         ("factory_tools:make_tools", "factory_tools:COUNT_WRONG_ARGUMENT", "reply 1, call('word_count', {'file': 'notes.txt'}): the schema refuses it: path: Field required; file: Extra inputs are not permitted"),
     ],
 )  # fmt: skip
@@ -112,6 +135,26 @@ def test_a_script_that_calls_what_the_toolbox_cannot_run_is_refused_at_start(
         Course("offline", instructor, extra_tools, script)
     assert says in str(raised.value)
     assert capsys.readouterr().out == ""
+
+
+def test_a_problem_with_one_tool_is_said_once_however_many_tools_come_with_it(instructor):
+    tools = "factory_tools:make_tools,factory_tools:crash,factory_tools:count_chars"
+    with pytest.raises(ParameterError) as raised:
+        Course("offline", instructor, tools, "")
+    lines = str(raised.value).splitlines()
+    assert len(lines) == 1, lines
+    assert "the API refuses the tool name '字数'" in lines[0]
+
+
+def test_a_tool_that_returns_no_string_is_named_once_with_what_the_model_read(instructor, capsys):
+    course = Course("offline", instructor, "factory_tools:as_numbers", "factory_tools:AS_NUMBERS")
+    capsys.readouterr()
+    assert course.run_script(s02_tools(course.workspace)).stop_reason == "end_turn"
+    said = [line for line in capsys.readouterr().out.splitlines() if "as_numbers" in line]
+    assert said == [
+        "agentlib: as_numbers returned dict, not a string; the model read the text "
+        """'{"characters": 3}'. Return a string to choose what it reads."""
+    ], said
 
 
 def test_a_script_is_checked_again_against_the_toolbox_of_the_cell_that_runs_it(instructor):
@@ -132,6 +175,21 @@ def test_a_tool_that_raised_fails_the_run_even_in_a_later_cell(instructor):
     assert box.dispatch("crash", {"text": "x"}).is_error  # the model read an error; the run went on
     with pytest.raises(InstructorRunFailed, match="crash raised RuntimeError"):
         quiet.run_script(box)  # the section 'For instructors' says it, even without a SCRIPT
+
+
+def test_in_chinese_a_failed_run_is_said_in_chinese(instructor):
+    from agentlib.course.language import speaking
+
+    with speaking("en"):  # what this process spoke before comes back at the end
+        course = Course(
+            "offline", instructor, "factory_tools:crash", "factory_tools:CRASHES", lang="zh"
+        )
+        with pytest.raises(InstructorRunFailed) as failed:
+            course.run_script(s02_tools(course.workspace))
+    assert str(failed.value).splitlines() == [
+        "讲师的运行失败了：",
+        "- crash 抛出了 RuntimeError: the instructor's tool has a bug",
+    ], str(failed.value)
 
 
 def test_a_script_the_run_did_not_follow_to_its_end_fails(instructor):

@@ -6,6 +6,7 @@ import atexit
 import contextlib
 import copy
 import dataclasses
+import difflib
 import functools
 import os
 import tempfile
@@ -55,9 +56,9 @@ def _tool_problems(label: str, spec: str, extras: list[Tool], course_tools: list
     for name in sorted(set(names) & set(course_tools)):
         box_problems.append(f"{name!r} is already a course tool: give yours another name")
     unique = Toolbox({t.name: t for t in extras}.values())
-    for name in unique.names:
+    for name in unique.names:  # a problem of the whole box comes back for every name: said once
         box_problems += check_exercise(unique, name=name)
-    return [f"{label}={spec!r}: {problem}" for problem in box_problems]
+    return [f"{label}={spec!r}: {problem}" for problem in dict.fromkeys(box_problems)]
 
 
 def script_problems(script: Any, toolbox: Toolbox) -> list[str]:
@@ -75,7 +76,9 @@ def script_problems(script: Any, toolbox: Toolbox) -> list[str]:
             called = f"reply {number}, call({block['name']!r}, {block.get('input', {})})"
             if block["name"] not in toolbox.names:
                 offered = ", ".join(toolbox.names) or "none"
-                problems.append(f"{called}: no such tool here (tools: {offered})")
+                close = difflib.get_close_matches(block["name"], toolbox.names, n=1)
+                meant = f"; did you mean {close[0]!r}?" if close else ""
+                problems.append(f"{called}: no such tool here (tools: {offered}){meant}")
                 continue
             t = toolbox[block["name"]]
             if t.input_model is not None:
@@ -160,6 +163,7 @@ class Course:
         sources = loaded(self.extra_tools_label, self.extra_tools_spec, load_tool_sources)
         self.script = loaded(self.script_label, self.script_spec, load_script)
         self.tool_failures: list[str] = []  # what the instructor's tools raised, in order
+        self.tool_notes: dict[str, str] = {}  # a tool that returned something other than text
         self._made: list[str] = []
         self._name = name
         root = (
@@ -214,11 +218,17 @@ class Course:
         @functools.wraps(extra.handler)
         def handler(*args: Any, **kwargs: Any) -> Any:
             try:
-                return extra.handler(*args, **kwargs)
+                value = extra.handler(*args, **kwargs)
             except Exception as e:
                 if not is_tool_error(e):  # a tool's message to the model is its job, not a crash
-                    self.tool_failures.append(f"{extra.name} raised {type(e).__name__}: {e}")
+                    raised = f"{type(e).__name__}: {e}"
+                    self.tool_failures.append(
+                        pick(f"{extra.name} raised {raised}", f"{extra.name} 抛出了 {raised}")
+                    )
                 raise
+            if not isinstance(value, str):  # the loop makes it text: say so, once per tool
+                self.tool_notes.setdefault(extra.name, _not_text(extra.name, value))
+            return value
 
         return dataclasses.replace(extra, handler=handler)
 
@@ -295,17 +305,37 @@ class Course:
         state = agent_loop(messages, client=client, model=model, tools=box, system=system)
         failures = list(self.tool_failures)
         failures += [
-            f"{e.name}({e.input}) came back as an error: {e.output}"
+            pick(
+                f"{e.name}({e.input}) came back as an error: {e.output}",
+                f"{e.name}({e.input}) 返回了错误：{e.output}",
+            )
             for e in state.events
             if e.kind == "tool_ran" and e.is_error and not any(e.name in f for f in failures)
         ]
         if state.stop_reason != "end_turn" or script.remaining:
             failures.append(
-                f"the run stopped ({state.why}) with {script.remaining} scripted replies unused"
+                pick(
+                    f"the run stopped ({state.why}) with {script.remaining} scripted replies unused",
+                    f"运行停下了（{state.why}），还有 {script.remaining} 条写好的回复没有用上",
+                )
             )
+        for note in self.tool_notes.values():
+            print(f"agentlib: {note}")
         if failures:
             raise InstructorRunFailed(failures)
         return state
+
+
+def _not_text(name: str, value: Any) -> str:
+    from ..tools import _as_text  # what the loop sends the model in its place
+
+    read = _as_text(value)[:80]
+    return pick(
+        f"{name} returned {type(value).__name__}, not a string; the model read the text {read!r}. "
+        "Return a string to choose what it reads.",
+        f"{name} 返回的是 {type(value).__name__}，不是字符串；模型读到的是文本 {read!r}。"
+        "返回一个字符串，模型读到什么就由你决定。",
+    )
 
 
 class InstructorRunFailed(RuntimeError):
@@ -313,4 +343,5 @@ class InstructorRunFailed(RuntimeError):
 
     def __init__(self, failures: list[str]) -> None:
         self.failures = failures
-        super().__init__("the instructor's run failed:\n- " + "\n- ".join(failures))
+        head = pick("the instructor's run failed:", "讲师的运行失败了：")
+        super().__init__(head + "\n- " + "\n- ".join(failures))

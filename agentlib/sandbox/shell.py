@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import shlex
@@ -159,12 +160,21 @@ def run_command(
             os.close(filter_fd)
     capture = _Capture(4 * limits.output_chars)  # bytes enough for the kept chars in any UTF-8
     deadline = time.monotonic() + limits.bash_seconds
-    timed_out = _pump(proc, capture, deadline)
-    if not timed_out:  # EOF can come before the exit (coreutils close stdout first)
-        try:
-            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            timed_out = True
+    try:
+        timed_out = _pump(proc, capture, deadline)
+        if not timed_out:  # EOF can come before the exit (coreutils close stdout first)
+            try:
+                proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                timed_out = True
+    except BaseException:  # interrupted (Ctrl-C, a check's time bound): the command stops too
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        proc.stdout.close()
+        if cgroup is not None:
+            cgroup.remove()
+        raise
     try:
         os.killpg(proc.pid, signal.SIGKILL)  # nothing the command started outlives the call
     except (ProcessLookupError, PermissionError):

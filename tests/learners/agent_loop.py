@@ -28,6 +28,17 @@ def agent_loop_v2(messages: list):
 
 STOP_REASONS = [
     wrong(
+        "a_user_message_to_resume",
+        "send the history as it is",
+        loop_v2(
+            'if response.stop_reason == "pause_turn":\n'
+            '            messages.append({"role": "user", "content": "continue"})\n'
+            "            continue\n"
+            '        if response.stop_reason != "tool_use":\n'
+            "            return"
+        ),
+    ),
+    wrong(
         "seed_unchanged",
         "pause_turn",
         loop_v2('if response.stop_reason != "tool_use":\n            return'),

@@ -19,6 +19,32 @@ def bash_answer(body: str, run: str = RUN) -> str:
 
 EXIT_CODE = [
     wrong(
+        "bytes_without_text_true",
+        "text=True",
+        bash_answer(
+            """
+out = (r.stdout + r.stderr).strip()
+if r.returncode != 0:
+    out += b"\\n(exit code %d)" % r.returncode
+return out or "(no output)"
+""",
+            run=RUN.replace(" text=True,", ""),
+        ),
+    ),
+    wrong(
+        "command_line_without_a_shell",
+        "shell=True",
+        bash_answer(
+            """
+out = (r.stdout + r.stderr).strip()
+if r.returncode != 0:
+    out = f"{out}\\n(exit code {r.returncode})".strip()
+return out or "(no output)"
+""",
+            run=RUN.replace("shell=True", "shell=False"),
+        ),
+    ),
+    wrong(
         "seed_unchanged",
         "exit code 3",
         bash_answer("""
@@ -168,6 +194,38 @@ def appended(old: str, new: str) -> str:
 
 
 TOOL_RESULTS = [
+    wrong(
+        "every_result_marked_an_error",
+        "is_error",
+        results_answer(appended('"content": run_bash', '"is_error": True, "content": run_bash')),
+    ),
+    wrong(
+        "the_list_kept_outside_the_function",
+        "second time",
+        """
+results = []
+
+def tool_results(content: list) -> list[dict]:
+    for block in content:
+        if block.type == "tool_use":
+            results.append({"type": "tool_result", "tool_use_id": block.id, "content": run_bash(block.input["command"])})
+    return results
+""",
+    ),
+    wrong(
+        "blocks_read_as_dicts",
+        "block.type, block.id and block.input",
+        """
+def tool_results(content: list) -> list[dict]:
+    return [{"type": "tool_result", "tool_use_id": b["id"], "content": run_bash(b["input"]["command"])}
+            for b in content if b["type"] == "tool_use"]
+""",
+    ),
+    wrong(
+        "input_read_as_an_attribute",
+        "block.input['command']",
+        results_answer(appended('block.input["command"]', "block.input.command")),
+    ),
     wrong("forgets_return", "return", results_answer(after="")),
     wrong("name_for_id", "tool_use_id", results_answer(appended("block.id", "block.name"))),
     wrong(
@@ -272,6 +330,18 @@ def agent_loop(messages: list):
 
 
 AGENT_LOOP = [
+    wrong(
+        "returns_on_end_turn_only",
+        "not only on 'end_turn'",
+        loop_answer().replace(
+            'if response.stop_reason != "tool_use":', 'if response.stop_reason == "end_turn":'
+        ),
+    ),
+    wrong(
+        "argument_name_guessed",
+        "'command', not 'cmd'",
+        loop_answer(results=RESULTS.replace('block.input["command"]', 'block.input["cmd"]')),
+    ),
     wrong("reply_not_appended", "append", loop_answer(append="pass")),
     wrong(
         "reply_appended_after_the_stop_check",

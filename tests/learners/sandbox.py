@@ -19,6 +19,11 @@ def safe_glob(pattern: str) -> str:
 
 
 SAFE_GLOB = [
+    wrong(
+        "refuses_without_saying_error",
+        "starts with 'Error:'",
+        glob_answer(refuse=REFUSE.replace("Error: pattern must", "Refused: the pattern must")),
+    ),
     wrong("no_refusal_at_all", "/etc", glob_answer(refuse="pass")),
     wrong(
         "only_absolute_refused",

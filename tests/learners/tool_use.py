@@ -29,6 +29,11 @@ def edit(old: str, new: str) -> str:
 
 EDIT_ONCE = [
     wrong(
+        "joins_the_path_without_safe_path",
+        "safe_path(path)",
+        edit("fp = safe_path(path)", "fp = WORKDIR / path"),
+    ),
+    wrong(
         "seed_unchanged",
         "two matches was changed",
         edit(
@@ -71,7 +76,7 @@ EDIT_ONCE = [
     ),
     wrong(
         "raises_instead_of_returning",
-        "raised",
+        "instead of raising",
         """
 def run_edit_once(path: str, old_text: str, new_text: str) -> str:
     fp = safe_path(path)

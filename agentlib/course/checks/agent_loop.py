@@ -61,7 +61,21 @@ def _after_pause(messages: list[dict], counting: CountingClient, ran: list[str])
             "model again after every pause_turn (a `continue` in the loop), not once",
             "回合连续暂停了两次，循环却在第二次暂停后返回了：每次 pause_turn 之后都要再调用模型（循环里的 `continue`），不只一次",
         )
-    resent = counting.calls[1]["messages"][-1]
+    *before, resent = counting.calls[1]["messages"]
+    paused_then_user = (
+        resent.get("role") == "user"
+        and before
+        and before[-1].get("role") == "assistant"
+        and pick(*PAUSED) in text_of(before[-1].get("content"))
+    )
+    if paused_then_user:
+        return pick(
+            f"after the paused reply the loop added a user message {text_of(resent.get('content'))!r:.60}: "
+            "send the history as it is, ending with the paused reply, and the server resumes that "
+            "same turn (a new user message starts another one)",
+            f"暂停的回复之后，循环又加了一条 user 消息 {text_of(resent.get('content'))!r:.60}："
+            "历史原样发回去、以暂停的回复结尾，服务器就会接着同一个回合做下去（新的 user 消息会开始另一个回合）",
+        )
     if resent.get("role") != "assistant" or pick(*PAUSED) not in text_of(resent.get("content")):
         return pick(
             f"append the paused reply before calling the model again: the second request ended with a "

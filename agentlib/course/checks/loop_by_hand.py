@@ -35,9 +35,26 @@ def check_exit_code(run_bash: Callable[[str], str]) -> Verdict:
         try:
             out[command], printed = returned(run_bash, command)
         except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
-            return crash(f"{name}({command!r})", e)
+            verdict = crash(f"{name}({command!r})", e)
+            if isinstance(e, FileNotFoundError) and command in str(e):
+                verdict.details.append(
+                    pick(
+                        "the whole command line was taken for a program's name: pass shell=True, "
+                        "as run_bash does, so a shell reads it",
+                        "整行命令被当成了一个程序的名字：像 run_bash 那样传 shell=True，让 shell 来读它",
+                    )
+                )
+            return verdict
         if problem := not_text(f"{name}({command!r})", out[command], printed):
-            return Verdict(False, problem)
+            hint = (
+                pick(
+                    " Pass text=True to subprocess.run, as run_bash does, to get str, not bytes.",
+                    "像 run_bash 那样给 subprocess.run 传 text=True，得到的就是 str，而不是 bytes。",
+                )
+                if isinstance(out[command], bytes)
+                else ""
+            )
+            return Verdict(False, problem + hint)
     problems = []
     if "hi" not in out["echo hi"]:
         problems.append(
@@ -146,6 +163,9 @@ def check_tool_results(tool_results: Callable[[Any], Any]) -> Verdict:
             tool_results, **({"run_bash": recording_bash} if callable(real) else {})
         ):
             results = tool_results(response.content)
+            if isinstance(results, list):
+                results = list(results)  # as it was, even if the next call adds to the same list
+            again = tool_results(response.content)  # a list kept outside the function grows
     except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
         verdict = crash("tool_results(response.content)", e)
         if isinstance(e, AttributeError) and "TextBlock" in str(e):
@@ -153,6 +173,20 @@ def check_tool_results(tool_results: Callable[[Any], Any]) -> Verdict:
                 pick(
                     "a text block has no id or input: make a result only for blocks whose type is 'tool_use'",
                     "文本块没有 id 也没有 input：只为 type 是 'tool_use' 的块生成结果",
+                )
+            )
+        elif isinstance(e, TypeError) and "not subscriptable" in str(e):
+            verdict.details.append(
+                pick(
+                    "the blocks are objects, not dicts: read block.type, block.id and block.input",
+                    "这些块是对象，不是字典：要读 block.type、block.id 和 block.input",
+                )
+            )
+        elif isinstance(e, AttributeError) and "'dict' object" in str(e):
+            verdict.details.append(
+                pick(
+                    "block.input is a dict of the tool's arguments: block.input['command']",
+                    "block.input 是工具参数组成的字典：block.input['command']",
                 )
             )
         return verdict
@@ -207,6 +241,26 @@ def check_tool_results(tool_results: Callable[[Any], Any]) -> Verdict:
             pick(
                 f"'tool_use_id' must be each block's id, in order ({[c.id for c in calls]}); you gave {ids}",
                 f"'tool_use_id' 必须按顺序是每个块的 id（{[c.id for c in calls]}）；你给的是 {ids}",
+            )
+        )
+    if isinstance(again, list) and len(again) != len(results):
+        problems.append(
+            pick(
+                f"called a second time on the same reply, tool_results returned {len(again)} results "
+                f"(the first time {len(results)}): make the list inside the function (results = [] "
+                "in its first line), so each reply starts with an empty one",
+                f"对同一条回复再调用一次，tool_results 返回了 {len(again)} 个结果（第一次是 {len(results)} 个）："
+                "在函数里面建列表（函数第一行写 results = []），每条回复都从一个空列表开始",
+            )
+        )
+    flagged = [r.get("tool_use_id") for r in results if r.get("is_error")]
+    if flagged:
+        problems.append(
+            pick(
+                f"the results for {flagged} say 'is_error': True, but both commands ran fine: the model "
+                "would take them for failures. Leave is_error out unless the command failed",
+                f"{flagged} 的结果写着 'is_error': True，可两条命令都运行成功了：模型会以为它们失败了。"
+                "除非命令失败，否则不要写 is_error",
             )
         )
     outputs = [str(r.get("content", "")) for r in results]

@@ -100,7 +100,16 @@ def _check_glob(run_glob: Callable[[str], str], root: Path, sibling: Path | None
     for pattern, out in outside.items():
         if str(out).lower().startswith("error"):
             continue
-        if sibling is not None and sibling.name in pattern:
+        if not _names_a_path(str(out), root):
+            problems.append(
+                pick(
+                    f"{pattern!r} leaves the workspace: refuse it with a text that starts with 'Error:' "
+                    f"(it returned {str(out)[:100]!r}), so the model knows it was refused, not searched",
+                    f"{pattern!r} 离开了工作区：要用一段以 'Error:' 开头的文本拒绝它（它返回的是 "
+                    f"{str(out)[:100]!r}），模型才知道这是被拒绝了，而不是搜索过了",
+                )
+            )
+        elif sibling is not None and sibling.name in pattern:
             problems.append(
                 pick(
                     f"{pattern!r} reaches {sibling.name!r}, a folder beside the workspace whose name starts "
@@ -120,7 +129,7 @@ def _check_glob(run_glob: Callable[[str], str], root: Path, sibling: Path | None
                 )
             )
     if problems:
-        unsafe = any("reaches" in p for p in problems)
+        unsafe = any("reaches" in p or "到了" in p for p in problems)
         return Verdict(
             False,
             pick(
@@ -145,3 +154,14 @@ def _check_glob(run_glob: Callable[[str], str], root: Path, sibling: Path | None
             f"匹配结果以相对路径返回，{tried}都被拒绝了；在循环里请求 '/etc/*' 时，模型读到的是 {seen!r}。",
         ),
     )
+
+
+def _names_a_path(out: str, root: Path) -> bool:
+    """Whether a line of ``out`` is a path that exists (relative to the workspace, or absolute): a listing, not a refusal."""
+    for line in filter(None, (line.strip() for line in out.splitlines())):
+        try:
+            if (root / line).exists():  # an absolute line replaces root
+                return True
+        except (OSError, ValueError):
+            continue
+    return False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import os
@@ -230,7 +231,16 @@ def _check_edit(run_edit: Callable[..., str], root: Path, folder: Path) -> Verdi
         done = run_edit(once, "x = 1", "x = 2")
         missing = run_edit(once, "zzz", "x")
     except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
-        return crash(getattr(run_edit, "__name__", "run_edit"), e)
+        verdict = crash(getattr(run_edit, "__name__", "run_edit"), e)
+        if not verdict.blank:
+            verdict.details.append(
+                pick(
+                    "a tool answers the model in text: return 'Error: ...' instead of raising "
+                    "(run_edit's try/except does)",
+                    "工具用文本回答模型：返回 'Error: ...'，而不是抛出异常（run_edit 的 try/except 就是这样做的）",
+                )
+            )
+        return verdict
     name = getattr(run_edit, "__name__", "run_edit")
     for answer in (refused, done, missing):
         if problem := not_text(name, answer, ""):
@@ -280,6 +290,8 @@ def _check_edit(run_edit: Callable[..., str], root: Path, folder: Path) -> Verdi
                 f"根本找不到的文本仍应是一个错误；它返回的是 {missing!r}，和成功时一样",
             )
         )
+    if (escaped := _edits_outside(run_edit, root)) is not None:
+        problems.append(escaped)
     if problems:
         return Verdict(
             False,
@@ -298,3 +310,29 @@ def _check_edit(run_edit: Callable[..., str], root: Path, folder: Path) -> Verdi
             f"匹配两处时被拒绝并说出了次数，匹配一处时被替换；在循环里模型读到的是 {seen!r}。",
         ),
     )
+
+
+def _edits_outside(run_edit: Callable[..., str], root: Path) -> str | None:
+    """Why ``run_edit`` is unsafe, when it edits a file beside the workspace through ``../``; else None."""
+    try:
+        handle, name = tempfile.mkstemp(
+            prefix=f"{root.name}-outside-", suffix=".py", dir=root.parent
+        )
+    except OSError:
+        return None  # the folder above the workspace is not writable: nothing to try
+    outside = Path(name)
+    try:
+        os.write(handle, b"x = 1\n")
+        os.close(handle)
+        with contextlib.suppress(Exception):  # raising is a refusal too: the loop reports it
+            run_edit(f"../{outside.name}", "x = 1", "x = 9")
+        if outside.read_text() == "x = 1\n":
+            return None
+        return pick(
+            f"run on '../{outside.name}', a file beside the workspace, it changed that file: open "
+            "the path with safe_path(path), as run_edit does, so the model cannot edit outside",
+            f"对工作区旁边的文件 '../{outside.name}' 调用时，它改动了那个文件：像 run_edit 那样用 "
+            "safe_path(path) 打开路径，模型才改不到外面的文件",
+        )
+    finally:
+        outside.unlink(missing_ok=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..language import pick
-from . import cells
+from . import bound, cells
 
 WORKS = "✔ It works:"
 NOT_YET = "✘ Not yet:"
@@ -90,7 +90,12 @@ def is_blank(error: BaseException) -> bool:
     tb = error.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
-    return tb is None or not tb.tb_frame.f_code.co_filename.startswith(_LIBRARY)
+    return tb is None or not in_library(tb.tb_frame.f_code.co_filename)
+
+
+def in_library(filename: str) -> bool:
+    """Whether code from ``filename`` is Python's, an installed package's or agentlib's, not the learner's."""
+    return filename.startswith(_LIBRARY)
 
 
 def still_blank(what: str) -> Verdict:
@@ -134,16 +139,29 @@ def strict() -> bool:
 
 
 def _cell_raised(verdict: Verdict) -> Verdict:
-    """A blank that is still blank because the learner's cell raised: say that, not "blank"."""
+    """A cell that raised since the last check: a blank is that error, and any other verdict says it ran on what was there before."""
     failed = cells.last_failure()
-    if not verdict.blank or failed is None:
+    if failed is None:
         return verdict
     source, error = failed
     first_line = next((line for line in source.splitlines() if line.strip()), "")
+    raised = f" {type(error).__name__}: {error}"
+    if not verdict.blank:
+        verdict.details.insert(
+            0,
+            pick(
+                f"a cell you ran before this check raised{raised} (it starts {first_line.strip()[:80]!r}): "
+                "what it was to define keeps its old value, and this check ran on that. Fix the "
+                "error and run that cell again.",
+                f"在这个检查之前你运行的一个单元格抛出了{raised}（它的开头是 {first_line.strip()[:80]!r}）："
+                "它本该定义的东西还是旧的值，这个检查用的就是旧的值。改掉错误，重新运行那个单元格。",
+            ),
+        )
+        return verdict
     return Verdict(
         False,
         pick("a cell you ran before this check raised", "在这个检查之前你运行的一个单元格抛出了")
-        + f" {type(error).__name__}: {error}",
+        + raised,
         [
             pick(
                 f"that cell starts {first_line.strip()[:80]!r}; a cell that raises stops there, so "
@@ -167,7 +185,12 @@ def check(fn: Check) -> Check:
     def run(*args: Any, **kwargs: Any) -> Verdict:
         is_strict = strict()  # a mistyped mode is refused before anything runs
         cells.watch()
-        verdict = _cell_raised(fn(*args, **kwargs))
+        try:
+            with bound.time_bound():
+                verdict = fn(*args, **kwargs)
+        except bound.TookTooLong as stopped:
+            verdict = Verdict(False, *bound.too_long_words(stopped, in_library))
+        verdict = _cell_raised(verdict)
         cells.checked()
         if is_strict and not verdict.ok:
             raise AssertionError(str(verdict))

@@ -51,7 +51,16 @@ def check_agent_loop(agent_loop: Callable[[list], Any]) -> Verdict:
                 + api_message(e),
                 _hints_for_history(counting.calls[-1]["messages"]),
             )
-        return crash("agent_loop(messages)", e)
+        verdict = crash("agent_loop(messages)", e)
+        if isinstance(e, KeyError) and e.args and e.args[0] != "command":
+            verdict.details.append(
+                pick(
+                    "block.input holds the arguments by the schema's names: the bash tool's is "
+                    f"'command', not {e.args[0]!r}",
+                    f"block.input 里的参数用的是 schema 里的名字：bash 工具的参数是 'command'，不是 {e.args[0]!r}",
+                )
+            )
+        return verdict
     if len(counting.calls) < counting.limit:
         return Verdict(
             False,
@@ -60,13 +69,41 @@ def check_agent_loop(agent_loop: Callable[[list], Any]) -> Verdict:
                 f"循环在 {len(counting.calls)} 次模型调用后就返回了；模型还在请求工具。要一直循环，直到 stop_reason 不是 'tool_use'。",
             ),
         )
-    return _history_problem(agent_loop, to_dict(messages), counting.calls) or Verdict(
-        True,
-        pick(
-            f"3 model calls, 6 messages, and the answer {text_of(to_dict(messages)[-1]['content'])!r} is in the history.",
-            f"3 次模型调用，6 条消息，回答 {text_of(to_dict(messages)[-1]['content'])!r} 也在历史里。",
-        ),
+    return (
+        _history_problem(agent_loop, to_dict(messages), counting.calls)
+        or _goes_on_after(agent_loop, "max_tokens")
+        or Verdict(
+            True,
+            pick(
+                f"3 model calls, 6 messages, and the answer {text_of(to_dict(messages)[-1]['content'])!r} is in the history.",
+                f"3 次模型调用，6 条消息，回答 {text_of(to_dict(messages)[-1]['content'])!r} 也在历史里。",
+            ),
+        )
     )
+
+
+def _goes_on_after(agent_loop: Any, stop_reason: str) -> Verdict | None:
+    """Why the loop did not return after a reply that asked for no tool and stopped with ``stop_reason``, or None."""
+    counting = CountingClient([say(pick("Cut short", "被截断了"), stop_reason=stop_reason)])
+    try:
+        with globals_swapped(agent_loop, client=counting, MODEL=counting.model):
+            agent_loop([{"role": "user", "content": "Say something long"}])
+    except Exception as e:  # noqa: BLE001 - learner code may raise anything; we report it
+        went_on = pick(
+            "it called the model again" if isinstance(e, RunawayLoop) else f"then {api_message(e)}",
+            "它又调用了模型" if isinstance(e, RunawayLoop) else f"然后 {api_message(e)}",
+        )
+        return Verdict(
+            False,
+            pick(
+                f"a reply that asked for no tool and stopped with stop_reason {stop_reason!r} did not "
+                f"end the loop ({went_on}): return whenever stop_reason is not 'tool_use', not only "
+                "on 'end_turn'.",
+                f"一条没有请求工具、stop_reason 为 {stop_reason!r} 的回复没有让循环结束（{went_on}）："
+                "只要 stop_reason 不是 'tool_use' 就返回，而不只是 'end_turn' 的时候。",
+            ),
+        )
+    return None
 
 
 def _history_problem(agent_loop: Any, plain: list[Any], calls: list[dict]) -> Verdict | None:
