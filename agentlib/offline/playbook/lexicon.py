@@ -82,7 +82,9 @@ mark.in: in | inside | within | under | of | from | on
 mark.name: called | named | call it | name it | caled | titled
 mark.prints: that prints | which prints | prints | print | printing | that says hello | outputs | that outputs | which outputs | to print | so it prints | says
 mark.content: with the text | with the content | with the contents | with the line | containing | that contains | that says | which says | with content | with text | content | saying | content: | contents: | text:
-mark.with: with | that has | having | with a | with an
+mark.with: with | that has | having | with a | with an | that have | which have | which has
+mark.starts: start with | starts with | starting with | begin with | begins with | beginning with
+mark.not: don't | doesn't | dont | doesnt
 mark.verify: to verify the edit worked | verify the edit worked | to check the edit worked | and check the edit worked | to check that the edit worked | to confirm the edit worked
 mark.returns: that returns | which returns | returning | returns
 mark.term: the word | the text | the string | word | the phrase
@@ -118,7 +120,8 @@ fact.pwd: where am i | current path | working directory
 chat.greet: hi | hello | hey | hiya | howdy | yo | good morning | good afternoon | good evening | hi there | hello there
 chat.thanks: thanks | thank you | thx | ty | cheers | thank you very much | thanks a lot
 chat.about: who are you | what are you | what can you do | what do you do | are you claude | are you real | are you a real model | what model are you | help
-stop: but | current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | really | whole | entire | project's | workspace's | message | everything | anything | other | others | rest | rest of | contents of | content of | for | at | copy of | ending in | ending with | that end in | that end with | with the extension | with extension | there are | found | exactly | already | have in it | where | am i on | on | please | pass | in there | somewhere | anywhere | um | uh | hmm | well | back | end in | end with | ends in | ends with | ending in
+stop.ends: ending in | ending with | that end in | that end with | end in | end with | ends in | ends with
+stop: but | current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | really | whole | entire | project's | workspace's | message | everything | anything | other | others | rest | rest of | contents of | content of | for | at | copy of | with the extension | with extension | there are | found | exactly | already | have in it | where | am i on | on | please | pass | in there | somewhere | anywhere | um | uh | hmm | well | back
 """
 
 ZH = """
@@ -182,6 +185,9 @@ mark.name: 叫 | 叫做 | 名为 | 名叫 | 新文件叫 | 新文件名叫 | 新
 mark.prints: 打印 | 输出 | 打印出 | 让它打印 | 它打印 | 会打印 | 运行后打印 | 显示出
 mark.content: 内容是 | 内容为 | 内容写 | 写上 | 写入 | 写 | 写着 | 里面写 | 内容写成 | 第一行写 | 内容： | 内容: | 内容是：
 mark.with: 里面有 | 包含一个 | 有一个 | 带有 | 带
+mark.edge: 以
+mark.not: 不
+mark.not+mark.edge: 不是以
 mark.verify: 确认修改成功 | 确认修改是否成功 | 看看修改是否成功 | 检查修改是否成功 | 验证修改成功 | 确认修改生效
 mark.returns: 返回
 mark.term: 这个词 | 这个单词 | 这个字符串
