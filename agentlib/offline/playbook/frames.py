@@ -14,6 +14,7 @@ import re
 
 from agentlib.offline.playbook.clause import EXT_PATH, IT, Clause, use
 from agentlib.offline.playbook.lexicon import MATH
+from agentlib.offline.playbook.lineframes import matching_lines, more_tests
 from agentlib.offline.playbook.reader import Item, Part
 
 
@@ -137,78 +138,6 @@ def total(c: Clause, parts: list[Part]) -> Part | None:
     return Part("sum", {"path": path})
 
 
-# what says how a line is tested: it holds the text, starts or ends with it ('以 # 开头/结尾')
-LINE_TESTS = {"verb.search": "in", "mark.content": "in", "mark.with": "in", "mark.starts": "start"}
-LINE_TESTS |= {"stop.ends": "end", "mark.edge": "edge"}
-EDGES = {"first": "start", "last": "end", "end": "end"}  # the word after '以 #': 开头, 结尾
-
-
-def _test(i: Item) -> str | None:
-    return LINE_TESTS.get(f"{i.role}.{i.value}") if not i.used else None
-
-
-def matching_lines(c: Clause, counting: bool = False) -> Part | None:
-    """The lines of one file that pass a test: 'that contain err', "that don't start with #",
-    'containing hello but not world', '不以 # 开头的行'; each test is [how, text, keep]."""
-    if not c.find("noun", "line") or any(i.text.lower().startswith("import") for i in c.items):
-        return None
-    read_before = [i.used for i in c.items]
-    tests = _line_tests(c)
-    if not tests:
-        for i, used in zip(c.items, read_before, strict=True):
-            i.used = used  # not a line test: the other frames read the clause as it was
-        return None
-    path, tests = tests
-    c.take_all("noun", "line")
-    c.drop("mark.in", "mark.it", "mark.then", "verb.show", "verb.list", "verb.find", "verb.tell")
-    c.drop("verb.count", "noun.file")
-    return Part("show", {"path": path, "grep": tests, "count": counting})
-
-
-def _line_tests(c: Clause) -> tuple[str, list[list]] | None:
-    items = [i for i in c.items if not i.is_("stop", "")]
-    heads = [n for n, i in enumerate(items) if _test(i) or i.is_("mark", "except", "not")]
-    after_head = {id(items[n + 1]) for n in heads if n + 1 < len(items)}
-    named = [i for i in c.paths(ext_only=True) if id(i) not in after_head]
-    if not heads or not named:
-        return None
-    named[0].used = True  # the file; a name right after 'contain' is the text to look for
-    ends = {id(i) for i in items if i.is_("noun", "line") or i.is_("mark", "in", "it", "then")}
-    ends |= {id(named[0])} | {id(items[n]) for n in heads}
-    tests, keep, previous = [], True, None
-    for n, head in enumerate(items):
-        if n not in heads or head.used:
-            continue
-        how = _test(head)
-        head.used = True
-        c.drop("mark.term")  # 'with the word err'
-        if head.is_("mark", "except") or head.is_("mark", "not"):
-            keep = False
-            if n + 1 < len(items) and (_test(items[n + 1]) or items[n + 1].is_("mark", "not")):
-                continue  # "don't start with", '不包含'
-            how = previous  # 'containing hello but not world': the same test, kept out
-        stop = next(
-            (
-                i
-                for i in items[n + 1 :]
-                if id(i) in ends or (how == "edge" and i.is_("mark", *EDGES))
-            ),
-            None,
-        )
-        span = items[n + 1 : items.index(stop) if stop else len(items)]
-        if head.role == "verb" and not [i for i in span if not i.used]:
-            continue  # 'search for lines containing err': the verb, not a test
-        if how == "edge":  # '以 # 开头': the word after the text says which edge
-            how = EDGES.get(stop.value) if stop is not None and stop.role == "mark" else None
-            use([stop] if how else [])
-        text = c.literal(after=head, before=stop) if how else None
-        if text is None:
-            return None
-        tests.append([how, text, keep])
-        keep, previous = True, how
-    return (c.unquote(named[0].value), tests) if tests and keep else None
-
-
 def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
     if made := matching_lines(c):
         return made  # "show the lines of a.txt that don't start with #"
@@ -305,6 +234,8 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
         return None  # 'PORT 设置的是多少': a setting's value, not a count
     if made := matching_lines(c, counting=True):
         return made  # 'how many lines in log.txt contain err': each line counts once
+    if c.find("noun", "line") and c.find("verb", "search"):
+        return None  # 'how many lines in a.txt contain': not all of its lines
     unit = "lines" if c.take("noun", "line") else "words" if c.take("noun", "word") else None
     asked = c.take_all("noun", "times") + c.take_all("mark", "term") + c.take_all("verb", "count")
     asked = [i for i in asked if i.value != "count" or i.text in ("几次", "多少次")]
@@ -348,7 +279,7 @@ def _placed(c: Clause, item) -> bool:
 
 
 def search(c: Clause, parts: list[Part]) -> Part | None:
-    if made := matching_lines(c):
+    if made := matching_lines(c) or more_tests(c, parts):
         return made  # 'which lines of a.txt mention foo'
     verbs = c.take_all("verb", "search", "define")
     first = next((i for i in c.items if i.role != "stop"), None)
