@@ -11,7 +11,8 @@ from __future__ import annotations
 import itertools
 import re
 
-from agentlib.offline.playbook.clause import Change, Clause, update, use
+from agentlib.offline.playbook.clause import IT, Change, Clause, update, use
+from agentlib.offline.playbook.lexicon import DESCRIBING
 from agentlib.offline.playbook.reader import Item, Part
 
 # what says how a line is tested: it holds the text, starts or ends with it ('以 # 开头/结尾')
@@ -30,6 +31,11 @@ def _negates(i: Item) -> bool:
     return i.is_("mark", "except") or i.is_("mark", "not")
 
 
+def _names_it(i: Item) -> bool:
+    """'it', 'in it', 'that file', '它': the file named before ('lines that contain': not it)."""
+    return (i.is_("mark", "it") and i.text.lower() != "that") or bool(re.search(r"\bit\b|它", i.text))
+
+
 def matching_lines(c: Clause, counting: bool = False) -> Part | None:
     """The lines of one file that pass a test: 'that contain err', "that don't start with #",
     'containing hello but not world', '不以 # 开头的行'; each test is [how, text, keep]."""
@@ -43,7 +49,7 @@ def matching_lines(c: Clause, counting: bool = False) -> Part | None:
         return None
     c.take_all("noun", "line")
     c.drop("mark.in", "mark.it", "mark.then", "verb.show", "verb.list", "verb.find", "verb.tell")
-    c.drop("verb.count", "noun.file")
+    c.drop("verb.count", "noun.file", "mark.exists")  # 'are there lines in a.txt with ...'
     return Part("show", {"path": found[0], "grep": found[1], "count": counting})
 
 
@@ -65,6 +71,8 @@ def _line_tests(c: Clause, more: bool = False) -> tuple[str, list[list]] | None:
     words = [i for i in c.items if not i.is_("stop", "") or i in heads]
     nxt = {id(a): b for a, b in itertools.pairwise(words)}
     named = [i for i in c.paths(ext_only=True) if not any(nxt.get(id(h)) is i for h in heads)]
+    if not named and not more:  # 'how many lines in it contain err': the file named before
+        named = [i for i in c.items if i.is_("mark", "it", "in_it") and _names_it(i)][:1]
     if not heads or not (named or more):
         return None
     use(named[:1])  # the file; a name right after 'contain' is the text to look for
@@ -87,7 +95,8 @@ def _line_tests(c: Clause, more: bool = False) -> tuple[str, list[list]] | None:
             None,
         )
         span = c.items[at : c.items.index(stop) if stop else len(c.items)]
-        if head.role in ("verb", "stop") and not [i for i in span if not i.is_("stop", "")]:
+        said = [i for i in span if not (i.is_("stop", "") or i.is_("verb", "count"))]
+        if not said and how != "edge" and keep:
             continue  # 'search for lines containing err', 'how many lines does a.txt have'
         if how == "edge":  # '以 # 开头': the word after the text says which edge
             how = EDGES.get(stop.value) if stop is not None and stop.role == "mark" else None
@@ -97,26 +106,29 @@ def _line_tests(c: Clause, more: bool = False) -> tuple[str, list[list]] | None:
             return None  # 'all lines except 3': a line number, not a text
         tests.append([how, text, keep])
         keep, previous = True, how
-    path = c.unquote(named[0].value) if named else None
+    path = (IT if named[0].role == "mark" else c.unquote(named[0].value)) if named else None
     return (path, tests) if tests and keep else None
 
 
 def _term(c: Clause, span: list[Item]) -> str | None:
     """The text a line is tested for: a quote as typed, else one run of text with no space in it
-    ('err', 'a.b', '#', '错误'); filler after it ('的', 'please', '?') is not part of it."""
+    ('err', 'a.b', '#', '错误'); filler after it ('的', 'please', '?') is not part of it, and
+    'a', 'the', 'my' before it make it a description."""
     while span and (span[-1].is_("stop", "") or span[-1].text in "?？"):
         span = span[:-1]
-    while span and span[0].role == "stop" and span[0].text.lower() in ("the", "a", "an"):
-        span = span[1:]
+    while span and span[0].used:
+        span = span[1:]  # 'the word' in 'contain the word print'
+    if span and span[0].text.lower() in DESCRIBING:
+        return None  # 'lines that have a comment': a kind of line, not the text 'comment'
     if len(span) == 1 and span[0].role == "quote":
         use(span)
         return c.unquote(span[0].value)
     text = c.text[span[0].start : span[-1].end] if span else ""
     if not text or re.search(r"\s", text) or "\ue000" in text:
         return None  # 'lines with more than 80 characters': a description, not a text
-    if any(i.used or i.role in ("noun", "verb", "adj") for i in span) or any(
-        i.role == "mark" and re.search(r"\w", i.text) for i in span
-    ):
-        return None  # 'lines with the most words'
+    word = len(span) == 1 and span[0].text.isascii() and not span[0].is_("verb", "count")
+    kinds = ("noun", "adj", "mark") if word else ("noun", "adj", "mark", "verb")
+    if any(i.used or (i.role in kinds and re.search(r"\w", i.text)) for i in span):
+        return None  # 'lines with the most words'; one word alone is the text: 'contain print'
     use(span)
     return text
