@@ -419,6 +419,17 @@ def test_the_lines_of_a_file_that_pass_a_test_are_shown_or_counted(tmp_path, too
 
 @TOOLBOXES
 @pytest.mark.parametrize(
+    "follow_up, says",
+    [("how many lines in it contain hello", "2 lines of a.txt"), ("它里面有几行包含 bye", "1 行")],
+)
+def test_a_line_test_on_it_is_on_the_file_named_before(tmp_path, toolbox, follow_up, says):
+    plant(tmp_path, {**NOTES, "b.txt": "hello\nhello\nhello\n"})
+    answer, _ = ask(tmp_path, toolbox, "show me a.txt", follow_up)
+    assert says in answer and "b.txt" not in answer, answer
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
     "prompt",
     [
         "how many lines in a.txt contain",  # no text to look for: not all its lines
