@@ -396,6 +396,9 @@ LINES = {
     "a-star-is-a-star": (SIGNS, "how many lines of calc.py contain 'a*b'?", ["1 line", "a*b"], ["axb"]),
     "brackets-are-brackets": (SIGNS, 'which lines of calc.py contain "(x)"', ["w = (x)"], ["a.b"]),
     "a-dollar-is-a-dollar": (SIGNS, 'calc.py 里以 "$" 结尾的行', ["cost$"], ["a.b"]),
+    "a-command-word-is-a-text-too": (
+        {"a.py": "print(1)\nx = 2\n"}, "which lines of a.py contain print", ["1: print(1)"], ["x = 2"]
+    ),
     "a-missing-file-is-the-tools-error": (
         LOG, "how many lines in missing.txt contain err", ["such file or directory"], ["line of", "lines of"]
     ),
@@ -436,6 +439,9 @@ def test_a_line_test_on_it_is_on_the_file_named_before(tmp_path, toolbox, follow
         # and, as before, what is not a test of each line's text
         "count the lines in a.txt with more than 3 words",  # a description, not a text
         "delete the lines in a.txt that contain hello",
+        "count the lines in a.txt with wc",  # how to count, not what
+        "which lines of a.txt have a comment",  # a kind of line, not the text 'comment'
+        "how many lines in a.txt are not empty",
     ],
 )
 def test_a_line_test_it_cannot_read_is_declined_without_a_tool(tmp_path, toolbox, prompt):

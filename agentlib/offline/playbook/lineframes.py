@@ -12,7 +12,7 @@ import itertools
 import re
 
 from agentlib.offline.playbook.clause import IT, Change, Clause, update, use
-from agentlib.offline.playbook.lexicon import DESCRIBING
+from agentlib.offline.playbook.lexicon import DESCRIBING, SHELL
 from agentlib.offline.playbook.reader import Item, Part
 
 # what says how a line is tested: it holds the text, starts or ends with it ('以 # 开头/结尾')
@@ -33,14 +33,21 @@ def _negates(i: Item) -> bool:
 
 def _names_it(i: Item) -> bool:
     """'it', 'in it', 'that file', '它': the file named before ('lines that contain': not it)."""
-    return (i.is_("mark", "it") and i.text.lower() != "that") or bool(re.search(r"\bit\b|它", i.text))
+    return (i.is_("mark", "it") and i.text.lower() != "that") or bool(
+        re.search(r"\bit\b|它", i.text)
+    )
 
 
 def matching_lines(c: Clause, counting: bool = False) -> Part | None:
     """The lines of one file that pass a test: 'that contain err', "that don't start with #",
     'containing hello but not world', '不以 # 开头的行'; each test is [how, text, keep]."""
-    if not c.find("noun", "line") or any(i.text.lower().startswith("import") for i in c.items):
-        return None
+    imports = [
+        i
+        for i in c.items
+        if i.role == "verb" and i.text.lower().startswith(("import", "导入", "引入"))
+    ]
+    if not c.find("noun", "line") or imports:
+        return None  # 'which lines of a.py import os': the search of imports reads that
     read_before = [i.used for i in c.items]
     found = _line_tests(c)
     if not found:
@@ -54,7 +61,7 @@ def matching_lines(c: Clause, counting: bool = False) -> Part | None:
 
 
 def more_tests(c: Clause, parts: list[Part]) -> Change | None:
-    """ "how many lines of a.txt don't start with # and contain hi": after 'and', one more test."""
+    """After 'and', one more test: "how many lines of a.txt don't start with # and contain hi"."""
     before = parts[-1].params.get("grep") if parts and parts[-1].kind == "show" else None
     first = next((i for i in c.items if i.role not in ("stop", "op")), None)
     if not before or first is None or c.paths() or c.find("noun", "line"):
@@ -104,6 +111,8 @@ def _line_tests(c: Clause, more: bool = False) -> tuple[str, list[list]] | None:
         text = _term(c, span) if how else None
         if text is None or (text.isdigit() and _negates(head)):
             return None  # 'all lines except 3': a line number, not a text
+        if head.is_("mark", "with") and text.lower() in SHELL:
+            return None  # 'count the lines of a.txt with wc': how to count, not what
         tests.append([how, text, keep])
         keep, previous = True, how
     path = (IT if named[0].role == "mark" else c.unquote(named[0].value)) if named else None
