@@ -4,7 +4,8 @@ English and Chinese have the same shape; a new phrasing is a new phrase in a row
 ``verb`` (the intent), ``noun`` (what it is about), ``ext`` (a kind of file), ``here`` (the
 workspace itself), ``num`` (a number), ``mark`` (where a slot starts or ends), ``adj`` (a
 property to pick files by), ``fact`` (a question a command answers), ``chat`` (talk),
-``stop`` (politeness, filler, quantifiers: nothing to do). A phrase with ``+`` between roles
+``stop`` (politeness, filler, quantifiers: nothing to do; ``stop.ends`` is filler to every frame
+but the line tests, which read 'ends with'). A phrase with ``+`` between roles
 (``verb.replace+mark.to``) stands for both. Anything not in a table and not a name, number or
 quote is a content word: the request is done only when every content word fills a slot.
 """
