@@ -384,3 +384,91 @@ def test_the_last_commit_asked_for_by_its_description(tmp_path, toolbox, prompt)
     subprocess.run([*git, "commit", "-q", "-m", "Add the first notes"], cwd=tmp_path, check=True)
     answer, _ = ask(tmp_path, toolbox, prompt)
     assert "Add the first notes" in answer
+
+
+LOG = {"log.txt": "err: disk err\nok\nERR again\n"}
+NOTES = {"a.txt": "# title\nhello world\nhello there\n# note\nbye\n"}
+SIGNS = {"calc.py": "x = a.b\ny = axb\nz = a*b\nw = (x)\nv = cost$\n"}
+# id: (the project, the request, what the answer names, what it must not name)
+LINES = {
+    "lines-that-contain-a-text-counted-each-once": (
+        LOG, "how many lines in log.txt contain err?", ["2 lines", "1: err: disk err", "3: ERR"], ["ok"]
+    ),
+    "one-line-reads-as-one": (LOG, "how many lines of log.txt mention disk", ["1 line of"], ["2 lines"]),
+    "lines-that-contain-shown": (LOG, "show lines in log.txt that contain err", ["1: err", "3: ERR"], ["ok"]),
+    "lines-that-do-not-start-with": (
+        NOTES, "show the lines of a.txt that don't start with #", ["hello world", "bye"], ["# title", "# note"]
+    ),
+    "lines-containing-one-text-but-not-another": (
+        NOTES, "show me lines in a.txt containing hello but not world", ["hello there"], ["hello world", "bye"]
+    ),
+    "lines-that-end-with": (NOTES, "which lines of a.txt end with e", ["# title", "hello there"], ["hello world"]),
+    "two-tests-joined-by-and": (
+        NOTES, "how many lines in a.txt don't start with # and contain hello", ["2 lines"], ["bye", "file"]
+    ),
+    "no-line-matches": (NOTES, "how many lines in a.txt contain zzz", ["No line of a.txt contains 'zzz'"], ["1 line"]),
+    "zh-lines-that-contain-counted": (LOG, "log.txt 里有几行包含 err", ["2 行", "3: ERR"], ["ok"]),
+    "zh-count-asked-first": (NOTES, "数一下 a.txt 里有多少行包含 hello", ["2 行"], ["bye"]),
+    "zh-lines-that-do-not-start-with": (
+        NOTES, "a.txt 里不是以 # 开头的行有哪些", ["hello world", "bye"], ["# title", "# note"]
+    ),
+    "zh-lines-that-end-with": (NOTES, "a.txt 中以 e 结尾的行", ["# title", "bye"], ["hello world"]),
+    "zh-contains-but-not": (NOTES, "a.txt 里包含 hello 但不包含 world 的行", ["hello there"], ["hello world"]),
+    "zh-no-line-matches": (NOTES, "a.txt 里有几行包含 zzz", ["没有包含 'zzz'"], ["1 行"]),
+    "a-dot-is-a-dot": (SIGNS, 'how many lines in calc.py contain "a.b"', ["1 line", "a.b"], ["axb"]),
+    "a-star-is-a-star": (SIGNS, "how many lines of calc.py contain 'a*b'?", ["1 line", "a*b"], ["axb"]),
+    "brackets-are-brackets": (SIGNS, 'which lines of calc.py contain "(x)"', ["w = (x)"], ["a.b"]),
+    "a-dollar-is-a-dollar": (SIGNS, 'calc.py 里以 "$" 结尾的行', ["cost$"], ["a.b"]),
+    "a-command-word-is-a-text-too": (
+        {"a.py": "print(1)\nx = 2\n"}, "which lines of a.py contain print", ["1: print(1)"], ["x = 2"]
+    ),
+    "a-missing-file-is-the-tools-error": (
+        LOG, "how many lines in missing.txt contain err", ["such file or directory"], ["line of", "lines of"]
+    ),
+    # what must not change: all the lines of a file, a search of every file
+    "how-many-lines-a-file-has-is-all-its-lines": (NOTES, "how many lines does a.txt have", ["5 lines"], ["hello"]),
+    "a-search-with-no-file-searches-every-file": (
+        {"a.txt": "err\n", "b.txt": "err\n", "c.txt": "x\n"}, "search err", ["a.txt", "b.txt"], ["c.txt"]
+    ),
+}  # fmt: skip
+
+
+@TOOLBOXES
+@pytest.mark.parametrize("case", list(LINES))
+def test_the_lines_of_a_file_that_pass_a_test_are_shown_or_counted(tmp_path, toolbox, case):
+    files, prompt, shows, hides = LINES[case]
+    plant(tmp_path, files)
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert all(s in answer for s in shows) and not any(h in answer for h in hides), answer
+    assert {name: (tmp_path / name).read_text() for name in files} == files  # nothing changed
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "follow_up, says",
+    [("how many lines in it contain hello", "2 lines of a.txt"), ("它里面有几行包含 bye", "1 行")],
+)
+def test_a_line_test_on_it_is_on_the_file_named_before(tmp_path, toolbox, follow_up, says):
+    plant(tmp_path, {**NOTES, "b.txt": "hello\nhello\nhello\n"})
+    answer, _ = ask(tmp_path, toolbox, "show me a.txt", follow_up)
+    assert says in answer and "b.txt" not in answer, answer
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "how many lines in a.txt contain",  # no text to look for: not all its lines
+        # and, as before, what is not a test of each line's text
+        "count the lines in a.txt with more than 3 words",  # a description, not a text
+        "delete the lines in a.txt that contain hello",
+        "count the lines in a.txt with wc",  # how to count, not what
+        "which lines of a.txt have a comment",  # a kind of line, not the text 'comment'
+        "how many lines in a.txt are not empty",
+    ],
+)
+def test_a_line_test_it_cannot_read_is_declined_without_a_tool(tmp_path, toolbox, prompt):
+    plant(tmp_path, NOTES)
+    answer, calls = ask(tmp_path, toolbox, prompt)
+    assert calls == [] and "offline" in answer
+    assert (tmp_path / "a.txt").read_text() == NOTES["a.txt"]

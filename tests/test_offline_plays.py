@@ -190,6 +190,20 @@ CASES = [
         "I could not change the version. The tool said:\n    Error: old_text not found",
         id="version-edit-fails",
     ),
+    pytest.param(
+        "how many lines in big.log contain err?",
+        "s02",
+        ["err 1\nerr 2\n... [cut: big.log is larger than the 100000-byte read limit]"],
+        "big.log is too long to read whole here, so I can't say which lines match.",
+        id="lines-of-a-file-read-cut-short",
+    ),
+    pytest.param(
+        "big.log 里有几行包含 err",
+        "s01",
+        ["err 1\n[… 5000 of 9000 characters cut …]\nerr 9\n"],
+        "big.log 太长，这里读不全，所以我没法说哪些行符合。",
+        id="zh-lines-of-a-file-read-cut-short",
+    ),
 ]
 
 

@@ -252,8 +252,8 @@ FILTERED = {"list", "search", "count"}  # the parts an exception filters
 def exclusion(c: Clause) -> dict | None:
     """Cut 'except X' off the clause: the extensions, names or folders it leaves out."""
     marker = c.find("mark", "except")
-    if marker is None:
-        return None
+    if marker is None or (c.find("noun", "line") and c.paths(ext_only=True)):
+        return None  # "the lines of a.txt but not those with #": a test of each line
     marker.used = True
     at = c.items.index(marker)
     tail = Clause(c.items[at + 1 :], c.text, c.quoted)

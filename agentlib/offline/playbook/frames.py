@@ -14,6 +14,7 @@ import re
 
 from agentlib.offline.playbook.clause import EXT_PATH, IT, Clause, use
 from agentlib.offline.playbook.lexicon import MATH
+from agentlib.offline.playbook.lineframes import matching_lines, more_tests
 from agentlib.offline.playbook.reader import Item, Part
 
 
@@ -138,6 +139,8 @@ def total(c: Clause, parts: list[Part]) -> Part | None:
 
 
 def show(c: Clause, parts: list[Part]) -> Part | list[Part] | None:
+    if made := matching_lines(c):
+        return made  # "show the lines of a.txt that don't start with #"
     if not c.find("noun", "line") and len(c.paths(ext_only=True)) > 1:
         paths = c.take_paths()  # 'show me a.txt and b.txt': each one, in turn
         both = c.find("num")
@@ -198,7 +201,7 @@ def listing(c: Clause, parts: list[Part]) -> Part | None:
         if term and not EXT_PATH.search(name.rpartition("/")[2]):
             return None
         if term and not finds:  # 'list the TODOs in notes.txt': the lines that hold the word
-            return Part("show", {"path": name, "grep": term})
+            return Part("show", {"path": name, "grep": [["in", term, True]]})
         if term or not finds or len(named) != 1:
             return None
         return _by_name(name)
@@ -234,6 +237,10 @@ def find_name(c: Clause) -> Part | None:
 def count(c: Clause, parts: list[Part]) -> Part | None:
     if c.find("mark", "value"):
         return None  # 'PORT 设置的是多少': a setting's value, not a count
+    if made := matching_lines(c, counting=True):
+        return made  # 'how many lines in log.txt contain err': each line counts once
+    if c.find("noun", "line") and c.find("verb", "search"):
+        return None  # 'how many lines in a.txt contain': not all of its lines
     unit = "lines" if c.take("noun", "line") else "words" if c.take("noun", "word") else None
     asked = c.take_all("noun", "times") + c.take_all("mark", "term") + c.take_all("verb", "count")
     asked = [i for i in asked if i.value != "count" or i.text in ("几次", "多少次")]
@@ -277,6 +284,8 @@ def _placed(c: Clause, item) -> bool:
 
 
 def search(c: Clause, parts: list[Part]) -> Part | None:
+    if made := matching_lines(c) or more_tests(c, parts):
+        return made  # 'which lines of a.txt mention foo'
     verbs = c.take_all("verb", "search", "define")
     first = next((i for i in c.items if i.role != "stop"), None)
     if first and first.is_("verb", "find", "list", "show", "tell"):
@@ -308,7 +317,7 @@ def search(c: Clause, parts: list[Part]) -> Part | None:
     if not term or (not quoted and not re.fullmatch(r"[\w.-]+", term)):
         return None
     if inside and not imports and not defined:  # 'search for TODO in notes.txt': its lines
-        return Part("show", {"path": inside, "grep": term})
+        return Part("show", {"path": inside, "grep": [["in", term, True]]})
     if inside:
         return None
     params = {"text": term, "imports": imports, "ext": exts or None, "folder": folder, "skip": []}

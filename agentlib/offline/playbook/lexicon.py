@@ -4,7 +4,8 @@ English and Chinese have the same shape; a new phrasing is a new phrase in a row
 ``verb`` (the intent), ``noun`` (what it is about), ``ext`` (a kind of file), ``here`` (the
 workspace itself), ``num`` (a number), ``mark`` (where a slot starts or ends), ``adj`` (a
 property to pick files by), ``fact`` (a question a command answers), ``chat`` (talk),
-``stop`` (politeness, filler, quantifiers: nothing to do). A phrase with ``+`` between roles
+``stop`` (politeness, filler, quantifiers: nothing to do; ``stop.ends`` is filler to every frame
+but the line tests, which read 'ends with'). A phrase with ``+`` between roles
 (``verb.replace+mark.to``) stands for both. Anything not in a table and not a name, number or
 quote is a content word: the request is done only when every content word fills a slot.
 """
@@ -82,7 +83,9 @@ mark.in: in | inside | within | under | of | from | on
 mark.name: called | named | call it | name it | caled | titled
 mark.prints: that prints | which prints | prints | print | printing | that says hello | outputs | that outputs | which outputs | to print | so it prints | says
 mark.content: with the text | with the content | with the contents | with the line | containing | that contains | that says | which says | with content | with text | content | saying | content: | contents: | text:
-mark.with: with | that has | having | with a | with an
+mark.with: with | that has | having | with a | with an | that have | which have | which has
+mark.starts: start with | starts with | starting with | begin with | begins with | beginning with
+mark.not: don't | doesn't | dont | doesnt
 mark.verify: to verify the edit worked | verify the edit worked | to check the edit worked | and check the edit worked | to check that the edit worked | to confirm the edit worked
 mark.returns: that returns | which returns | returning | returns
 mark.term: the word | the text | the string | word | the phrase
@@ -119,7 +122,8 @@ fact.pwd: where am i | current path | working directory
 chat.greet: hi | hello | hey | hiya | howdy | yo | good morning | good afternoon | good evening | hi there | hello there
 chat.thanks: thanks | thank you | thx | ty | cheers | thank you very much | thanks a lot
 chat.about: who are you | what are you | what can you do | what do you do | are you claude | are you real | are you a real model | what model are you | help
-stop: but | current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | really | whole | entire | project's | workspace's | message | everything | anything | other | others | rest | rest of | contents of | content of | for | at | copy of | ending in | ending with | that end in | that end with | with the extension | with extension | there are | found | exactly | already | have in it | where | am i on | on | please | pass | in there | somewhere | anywhere | um | uh | hmm | well | back | end in | end with | ends in | ends with | ending in
+stop.ends: ending in | ending with | that end in | that end with | end in | end with | ends in | ends with
+stop: but | current | active | please | pls | plz | kindly | ok | okay | so | now | just | can you | could you | would you | will you | can u | i want you to | i'd like you to | i would like you to | i need you to | i want to | help me | go ahead and | let's | quickly | real quick | for me | me | the | a | an | all | all the | every | each | any | some | my | this | these | those | of the | there | are | is | was | be | do | does | did | i | have | has | what | which | what's | whats | what is | what are | please? | thanks! | alright | hey there | currently | right now | on | am | we | us | am i | are we | its | it's | new | also | simply | here is | then | really | whole | entire | project's | workspace's | message | everything | anything | other | others | rest | rest of | contents of | content of | for | at | copy of | with the extension | with extension | there are | found | exactly | already | have in it | where | am i on | on | please | pass | in there | somewhere | anywhere | um | uh | hmm | well | back
 """
 
 ZH = """
@@ -183,6 +187,9 @@ mark.name: 叫 | 叫做 | 名为 | 名叫 | 新文件叫 | 新文件名叫 | 新
 mark.prints: 打印 | 输出 | 打印出 | 让它打印 | 它打印 | 会打印 | 运行后打印 | 显示出
 mark.content: 内容是 | 内容为 | 内容写 | 写上 | 写入 | 写 | 写着 | 里面写 | 内容写成 | 第一行写 | 内容： | 内容: | 内容是：
 mark.with: 里面有 | 包含一个 | 有一个 | 带有 | 带
+mark.edge: 以
+mark.not: 不
+mark.not+mark.edge: 不是以
 mark.verify: 确认修改成功 | 确认修改是否成功 | 看看修改是否成功 | 检查修改是否成功 | 验证修改成功 | 确认修改生效
 mark.returns: 返回
 mark.term: 这个词 | 这个单词 | 这个字符串 | 这几个字 | 这个字 | 这几个词
@@ -216,7 +223,7 @@ fact.python3 --version: python版本 | python 版本
 chat.greet: 你好 | 您好 | 嗨 | 哈喽 | 早上好 | 下午好 | 晚上好 | 在吗 | 你好呀
 chat.thanks: 谢谢 | 多谢 | 谢了 | 感谢 | 谢谢你
 chat.about: 你是谁 | 你是什么 | 你能做什么 | 你都会些啥 | 你会些啥 | 你会啥 | 你都会什么 | 你能干嘛 | 你能干什么 | 你会干什么 | 你都能做什么 | 你会什么 | 你可以做什么 | 你会做什么 | 你是什么模型 | 你是claude | 帮助 | 是claude吗 | 你都会干啥 | 你会干啥 | 你能干啥 | 你能干什么 | 你会干什么 | 你都能做什么 | 你都会什么 | 你能帮我做什么 | 你能帮我做些什么 | 你有什么功能 | 你能帮我干什么 | 你能干嘛 | 你会干嘛 | 你能干吗 | 你会啥
-stop: 请 | 请你 | 怎么样 | 咋样 | 各 | 各自 | 分别 | 麻烦 | 麻烦你 | 帮我 | 帮忙 | 能不能 | 能否 | 可以 | 你能 | 你可以 | 给我 | 我想 | 我要 | 一下 | 吗 | 吧 | 呢 | 啊 | 呀 | 的 | 了 | 都 | 所有 | 所有的 | 全部 | 全部的 | 每个 | 一个 | 个 | 一共 | 总共 | 是 | 有 | 什么 | 哪个 | 哪些 | 哪 | 啥 | 我 | 现在 | 你 | 把 | 将 | 给 | 往 | 向 | 对 | 一份 | 上 | 好 | 好吗 | 谢谢 | 就行 | 就好 | 那个 | 这个 | 其他 | 其他的 | 别的 | 剩下的 | 等于 | 等于多少 | 是多少 | 多大 | 设置 | 设置的 | 刚才 | 出来 | 都有 | 里有 | 也 | 还 | 只 | 先 | 这些 | 那些 | 一些 | 下面 | 底下 | 心 | 过 | 的是 | 即可 | 信息 | 描述 | message | commit | 里边 | 当中 | 是什么 | 我们 | 目前 | 来 | 去 | 新的 | 空白 | 东西 | 一下子 | 有没有 | 是不是 | 嗯 | 呃 | 额 | 请问 | 好的 | 那 | 那么 | 诶 | 喂 | 拜托 | 劳驾 | 些 | 一些
+stop: 请 | 请你 | 但 | 但是 | 怎么样 | 咋样 | 各 | 各自 | 分别 | 麻烦 | 麻烦你 | 帮我 | 帮忙 | 能不能 | 能否 | 可以 | 你能 | 你可以 | 给我 | 我想 | 我要 | 一下 | 吗 | 吧 | 呢 | 啊 | 呀 | 的 | 了 | 都 | 所有 | 所有的 | 全部 | 全部的 | 每个 | 一个 | 个 | 一共 | 总共 | 是 | 有 | 什么 | 哪个 | 哪些 | 哪 | 啥 | 我 | 现在 | 你 | 把 | 将 | 给 | 往 | 向 | 对 | 一份 | 上 | 好 | 好吗 | 谢谢 | 就行 | 就好 | 那个 | 这个 | 其他 | 其他的 | 别的 | 剩下的 | 等于 | 等于多少 | 是多少 | 多大 | 设置 | 设置的 | 刚才 | 出来 | 都有 | 里有 | 也 | 还 | 只 | 先 | 这些 | 那些 | 一些 | 下面 | 底下 | 心 | 过 | 的是 | 即可 | 信息 | 描述 | message | commit | 里边 | 当中 | 是什么 | 我们 | 目前 | 来 | 去 | 新的 | 空白 | 东西 | 一下子 | 有没有 | 是不是 | 嗯 | 呃 | 额 | 请问 | 好的 | 那 | 那么 | 诶 | 喂 | 拜托 | 劳驾 | 些 | 一些
 """
 
 # free text it will not take as literal content: it reads as a description of behaviour, a

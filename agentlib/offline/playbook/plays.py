@@ -79,7 +79,7 @@ def _lines(n: int) -> str:
     return "line" if n == 1 else f"{n} lines"
 
 
-def _which(act: Actions, path: str, head, tail, lines, grep) -> str:
+def _which(act: Actions, path: str, head, tail, lines) -> str:
     """Which part of the file an answer shows, in words."""
     if head:
         return act.tr(f"the first {_lines(head)} of {path}", f"{path} 的前 {head} 行")
@@ -91,9 +91,64 @@ def _which(act: Actions, path: str, head, tail, lines, grep) -> str:
         return act.tr(
             f"lines {lines[0]}-{lines[1]} of {path}", f"{path} 的第 {lines[0]}-{lines[1]} 行"
         )
-    if grep:
-        return act.tr(f"the lines of {path} that contain {grep!r}", f"{path} 里包含 {grep!r} 的行")
     return path
+
+
+# how a line is tested, and how the test is said: in English (for many lines, for one), in Chinese
+LINE_TESTS = {
+    "in": (str.__contains__, "contain {}", "contains {}", "包含 {}"),
+    "start": (str.startswith, "start with {}", "starts with {}", "以 {} 开头"),
+    "end": (str.endswith, "end with {}", "ends with {}", "以 {} 结尾"),
+}
+CUT = re.compile(r"\[… .* cut …\]|\.\.\. \[cut: ")  # what stands where a read was cut short
+
+
+def _passes(line: str, tests: list[list]) -> bool:
+    """Whether a line passes every test, as fixed text ignoring case ('err' finds 'ERR')."""
+    low = line.lower()
+    return all(LINE_TESTS[how][0](low, text.lower()) == keep for how, text, keep in tests)
+
+
+def _said(act: Actions, tests: list[list], one: bool) -> str:
+    """ "contain 'err' and don't start with '#'", "包含 'err'、不以 '#' 开头"."""
+    words = []
+    for how, text, keep in tests:
+        _, many, single, chinese = LINE_TESTS[how]
+        english = (single if one and keep else many).format(repr(text))
+        english = english if keep else ("doesn't " if one else "don't ") + english
+        words.append(act.tr(english, ("" if keep else "不") + chinese.format(repr(text))))
+    return act.tr(" and ", "、").join(words)
+
+
+def matching(act: Actions, path: str, text: str, tests: list[list], counting: bool) -> str:
+    """The lines that pass the tests, numbered; how many when that was asked (each line once)."""
+    act.stop_if(
+        bool(CUT.search(text)),
+        f"{path} is too long to read whole here, so I can't say which lines match.",
+        f"{path} 太长，这里读不全，所以我没法说哪些行符合。",
+    )
+    found = [(n, line) for n, line in enumerate(text.splitlines(), 1) if _passes(line, tests)]
+    case = any(char.isalpha() for _, term, _ in tests for char in term)
+    note = act.tr(" (ignoring case)", "（不区分大小写）") if case else ""
+    if not found:
+        return act.tr(
+            f"No line of {path} {_said(act, tests, True)}{note}.",
+            f"{path} 里没有{_said(act, tests, True)}的行{note}。",
+        )
+    shown = "\n".join(f"{n}: {line}" for n, line in found)
+    one = len(found) == 1
+    if counting:
+        return act.said(
+            f"{plural(len(found), 'line')} of {path} {_said(act, tests, one)}{note}:",
+            f"{path} 里有 {len(found)} 行{_said(act, tests, one)}{note}：",
+            shown,
+        )
+    return act.said(
+        f"Here {'is the line' if one else 'are the lines'} of {path} that "
+        f"{_said(act, tests, one)}{note}:",
+        f"这是 {path} 里{_said(act, tests, one)}的行{note}：",
+        shown,
+    )
 
 
 def show(
@@ -103,31 +158,27 @@ def show(
     tail: int | None = None,
     verify: bool = False,
     lines: list[int] | None = None,
-    grep: str | None = None,
+    grep: list[list] | None = None,
+    count: bool = False,
 ) -> Play:
-    """Show a file, or its first/last lines; when asked to verify an edit, look for a docstring."""
+    """Show a file, or its first/last lines, or the lines that pass ``grep``'s tests (or how
+    many do); when asked to verify an edit, look for a docstring."""
     text = yield from read_text(act, path, head, tail)
+    if grep:
+        return matching(act, path, text, grep, count)
     if tail and act.has("read_file"):
         text = "\n".join(text.rstrip("\n").splitlines()[-tail:])
-    if lines or grep:
+    if lines:
+        numbered = [(n, x) for n, x in enumerate(text.splitlines(), 1) if lines[0] <= n <= lines[1]]
         total = len(text.splitlines())
-        numbered = [
-            (n, line)
-            for n, line in enumerate(text.splitlines(), 1)
-            if (lines[0] <= n <= lines[1] if lines else grep.lower() in line.lower())
-        ]
         act.stop_if(
             not numbered,
-            f"{path} has no such line: it has {plural(total, 'line')}."
-            if lines
-            else f"No line of {path} contains {grep!r}.",
-            f"{path} 没有这一行：它一共 {total} 行。"
-            if lines
-            else f"{path} 里没有包含 {grep!r} 的行。",
+            f"{path} has no such line: it has {plural(total, 'line')}.",
+            f"{path} 没有这一行：它一共 {total} 行。",
         )
         text = "\n".join(f"{n}: {line}" for n, line in numbered)
-    which = _which(act, path, head, tail, lines, grep)
-    plural_ = (head or tail or 1) > 1 or bool(grep) or bool(lines and lines[0] != lines[1])
+    which = _which(act, path, head, tail, lines)
+    plural_ = (head or tail or 1) > 1 or bool(lines and lines[0] != lines[1])
     answer = act.said(f"Here {'are' if plural_ else 'is'} {which}:", f"这是 {which}：", text)
     if not verify:
         return answer
