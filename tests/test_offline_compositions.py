@@ -168,7 +168,7 @@ EXCEPTIONS = [
 def test_an_exception_keeps_the_file_it_names_at_any_depth(tmp_path, toolbox, prompt, kept, gone):
     plant(tmp_path, {"src/x.py": "x\n", "src/y.py": "y\n", "top.py": "t\n", "a.txt": "a\n"})
     answer, _ = ask(tmp_path, toolbox, prompt)
-    assert all((tmp_path / k).exists() for k in kept + ["a.txt"]), answer
+    assert all((tmp_path / k).exists() for k in [*kept, "a.txt"]), answer
     assert not any((tmp_path / g).exists() for g in gone), answer
 
 
