@@ -95,6 +95,38 @@ def test_api_backend_without_a_key_is_a_clear_message(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_a_stray_env_with_a_key_but_no_model_names_the_file_and_the_way_back_offline(tmp_path):
+    key = "sk-ant-test-not-a-real-key-123"
+    (tmp_path / ".env").write_text(f"ANTHROPIC_API_KEY={key}\n")
+    done = agentlib_cli("s02", "-p", "hi", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith("agentlib: MODEL_ID is not set.")
+    assert f"found in {tmp_path.resolve() / '.env'}" in done.stderr
+    assert "--backend offline" in done.stderr and "Traceback" not in done.stderr
+    assert key not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("cause", ["a file in the way", "a read-only folder"])
+def test_a_workspace_that_cannot_be_made_is_a_clear_message(tmp_path, cause):
+    if cause == "a file in the way":
+        (tmp_path / "notes.txt").write_text("mine\n")
+        workspace = "notes.txt/work"
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root may write into a read-only folder")
+        tmp_path.chmod(0o555)
+        workspace = "work"
+    try:
+        done = agentlib_cli("s02", "--workspace", workspace, "-p", "hi", cwd=tmp_path)
+    finally:
+        tmp_path.chmod(0o755)
+    assert done.returncode == 2
+    assert f"agentlib: Cannot make the workspace {tmp_path / workspace}: " in done.stderr
+    assert "leave it out for a fresh temporary folder" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["notes.txt"] if "file" in cause else [])
+
+
 def test_session_survives_a_failed_call_and_keeps_going(tmp_path):
     script = Script(reply("Checking.", call("bash", command="echo checked")), say("All good."))
     client, model = offline_client(script)
