@@ -274,7 +274,8 @@ def config_error_for(error: BaseException) -> ConfigError | None:
         cause = error.__cause__ or error
         return ConfigError(
             f"Cannot reach the API at {error.request.url.copy_with(path='/')} ({cause}). Check your "
-            "network and ANTHROPIC_BASE_URL, or use the offline model: connect('offline')."
+            "network and ANTHROPIC_BASE_URL, or use the offline model: "
+            f"{STAY_OFFLINE['repl']} in the REPL, {STAY_OFFLINE['notebook']} in a notebook."
         )
     return None
 

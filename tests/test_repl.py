@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -104,6 +105,20 @@ def test_a_stray_env_with_a_key_but_no_model_names_the_file_and_the_way_back_off
     assert f"found in {tmp_path.resolve() / '.env'}" in done.stderr
     assert "--backend offline" in done.stderr and "Traceback" not in done.stderr
     assert key not in done.stdout + done.stderr
+
+
+def test_a_dead_endpoint_says_how_to_run_offline_in_the_repls_own_words(tmp_path):
+    key = "sk-ant-test-not-a-real-key-123"
+    with socket.socket() as closed:  # a port nothing listens on once this block ends
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    settings = f"ANTHROPIC_API_KEY={key}\nANTHROPIC_BASE_URL=http://127.0.0.1:{port}\nMODEL_ID=m\n"
+    (tmp_path / ".env").write_text(settings)
+    done = agentlib_cli("s02", "-p", "hi", cwd=tmp_path)
+    assert done.returncode == 1
+    assert f"Error: Cannot reach the API at http://127.0.0.1:{port}/" in done.stdout
+    assert "--backend offline in the REPL" in done.stdout
+    assert key not in done.stdout + done.stderr and "Traceback" not in done.stderr
 
 
 @pytest.mark.parametrize("cause", ["a file in the way", "a read-only folder"])
