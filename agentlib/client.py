@@ -37,6 +37,15 @@ SET_MODEL = (
     "MODEL_ID is not set. Put a line MODEL_ID=<model id> in .env (or export MODEL_ID), using a "
     "model your key can use; `python -m agentlib models` lists them."
 )
+# what connect() chose and how to undo it, after SET_MODEL: a stray .env (the seed's, say) with
+# a key but no MODEL_ID otherwise stops an offline lesson or `python -m agentlib s02` with no clue
+CHOSEN_BECAUSE = {
+    "en": SET_MODEL + " The real API was chosen because {why}; to run offline instead: {offline}.",
+    "zh": "没有设置 MODEL_ID。在 .env 里写一行 MODEL_ID=<模型 id>（或 export MODEL_ID），用你的 key "
+    "能用的模型；`python -m agentlib models` 会列出它们。之所以选了真实的 API，是因为{why}；"
+    "想离线运行：{offline}。",
+}
+STAY_OFFLINE = {"repl": "--backend offline", "notebook": 'BACKEND = "offline" (connect("offline"))'}
 SET_KEY = (
     "No API key: put a line ANTHROPIC_API_KEY=<your key> in .env (or export it), or use the "
     'offline model with connect("offline").'
@@ -232,7 +241,8 @@ def connect(
     client = anthropic_client(settings, max_retries=max_retries, http_client=http_client)
     name = model or settings.get("MODEL_ID", ("", ""))[0]
     if not name:
-        raise ConfigError(SET_MODEL)
+        offline = STAY_OFFLINE.get(surface, STAY_OFFLINE["notebook"])
+        raise ConfigError(CHOSEN_BECAUSE["zh" if zh else "en"].format(why=why, offline=offline))
     if not quiet:
         where = settings.get(
             "ANTHROPIC_BASE_URL", ("Anthropic API" if zh else "the Anthropic API",)
@@ -264,7 +274,8 @@ def config_error_for(error: BaseException) -> ConfigError | None:
         cause = error.__cause__ or error
         return ConfigError(
             f"Cannot reach the API at {error.request.url.copy_with(path='/')} ({cause}). Check your "
-            "network and ANTHROPIC_BASE_URL, or use the offline model: connect('offline')."
+            "network and ANTHROPIC_BASE_URL, or use the offline model: "
+            f"{STAY_OFFLINE['repl']} in the REPL, {STAY_OFFLINE['notebook']} in a notebook."
         )
     return None
 

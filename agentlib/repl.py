@@ -153,7 +153,14 @@ def open_workspace(folder: str | None, chapter: str, out: TextIO, lang: str = "e
         print(f"{said} {root}{fresh}", file=out)
     else:
         root = Path(folder).expanduser()
-        root.mkdir(parents=True, exist_ok=True)
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError as error:  # a read-only clone, a file in the way: say so, no traceback
+            raise ConfigError(
+                f"Cannot make the workspace {root.absolute()}: {error.strerror or error}. "
+                "Give --workspace a folder you can write to, or leave it out for a fresh "
+                "temporary folder."
+            ) from None
         print(f"{said} {root.resolve()}", file=out)
     return Workspace(root)
 

@@ -113,6 +113,26 @@ def test_missing_model_id_says_how_to_set_it(monkeypatch):
     assert KEY not in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("surface", "lang", "offline"),
+    [
+        ("notebook", "en", 'BACKEND = "offline"'),
+        ("repl", "en", "--backend offline"),
+        ("repl", "zh", "--backend offline"),
+    ],
+)
+def test_a_key_without_model_id_says_where_the_key_was_found_and_how_to_stay_offline(
+    tmp_path, surface, lang, offline
+):
+    (tmp_path / ".env").write_text(f"ANTHROPIC_API_KEY={KEY}\n")  # a stray .env, no MODEL_ID
+    with pytest.raises(ConfigError) as caught:
+        connect(quiet=True, surface=surface, lang=lang)
+    message = str(caught.value)
+    assert str((tmp_path / ".env").resolve()) in message and offline in message
+    assert ("之所以选了真实的 API" in message) == (lang == "zh")
+    assert "MODEL_ID" in message and KEY not in message
+
+
 def test_missing_key_for_the_api_says_how_to_set_it(monkeypatch):
     monkeypatch.setenv("MODEL_ID", "m")
     with pytest.raises(ConfigError, match="No API key: put a line ANTHROPIC_API_KEY="):

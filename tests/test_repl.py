@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -93,6 +94,52 @@ def test_api_backend_without_a_key_is_a_clear_message(tmp_path):
     assert done.returncode == 2
     assert done.stderr.startswith("agentlib: No API key: put a line ANTHROPIC_API_KEY=")
     assert "Traceback" not in done.stderr
+
+
+def test_a_stray_env_with_a_key_but_no_model_names_the_file_and_the_way_back_offline(tmp_path):
+    key = "sk-ant-test-not-a-real-key-123"
+    (tmp_path / ".env").write_text(f"ANTHROPIC_API_KEY={key}\n")
+    done = agentlib_cli("s02", "-p", "hi", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith("agentlib: MODEL_ID is not set.")
+    assert f"found in {tmp_path.resolve() / '.env'}" in done.stderr
+    assert "--backend offline" in done.stderr and "Traceback" not in done.stderr
+    assert key not in done.stdout + done.stderr
+
+
+def test_a_dead_endpoint_says_how_to_run_offline_in_the_repls_own_words(tmp_path):
+    key = "sk-ant-test-not-a-real-key-123"
+    with socket.socket() as closed:  # a port nothing listens on once this block ends
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    settings = f"ANTHROPIC_API_KEY={key}\nANTHROPIC_BASE_URL=http://127.0.0.1:{port}\nMODEL_ID=m\n"
+    (tmp_path / ".env").write_text(settings)
+    done = agentlib_cli("s02", "-p", "hi", cwd=tmp_path)
+    assert done.returncode == 1
+    assert f"Error: Cannot reach the API at http://127.0.0.1:{port}/" in done.stdout
+    assert "--backend offline in the REPL" in done.stdout
+    assert key not in done.stdout + done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("cause", ["a file in the way", "a read-only folder"])
+def test_a_workspace_that_cannot_be_made_is_a_clear_message(tmp_path, cause):
+    if cause == "a file in the way":
+        (tmp_path / "notes.txt").write_text("mine\n")
+        workspace = "notes.txt/work"
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root may write into a read-only folder")
+        tmp_path.chmod(0o555)
+        workspace = "work"
+    try:
+        done = agentlib_cli("s02", "--workspace", workspace, "-p", "hi", cwd=tmp_path)
+    finally:
+        tmp_path.chmod(0o755)
+    assert done.returncode == 2
+    assert f"agentlib: Cannot make the workspace {tmp_path / workspace}: " in done.stderr
+    assert "leave it out for a fresh temporary folder" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["notes.txt"] if "file" in cause else [])
 
 
 def test_session_survives_a_failed_call_and_keeps_going(tmp_path):
