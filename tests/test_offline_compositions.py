@@ -177,3 +177,18 @@ def test_a_listing_leaves_out_a_named_file_at_any_depth(tmp_path, toolbox):
     plant(tmp_path, {"src/x.py": "x\n", "src/y.py": "y\n"})
     answer, _ = ask(tmp_path, toolbox, "list the python files except x.py")
     assert "src/y.py" in answer and "x.py" not in answer.replace("except x.py", "")
+
+
+@TOOLBOXES
+def test_a_copy_into_a_folder_not_there_yet_makes_it_first(tmp_path, toolbox):
+    plant(tmp_path, {"notes.md": "n\n"})
+    ask(tmp_path, toolbox, "copy notes.md to backup/notes.md and then delete the original")
+    assert (tmp_path / "backup" / "notes.md").read_text() == "n\n"
+    assert not (tmp_path / "notes.md").exists()
+
+
+@TOOLBOXES
+def test_a_move_of_a_missing_file_makes_no_folder(tmp_path, toolbox):
+    plant(tmp_path, {"a.txt": "a\n"})
+    answer, _ = ask(tmp_path, toolbox, "move gone.txt to old/gone.txt")
+    assert not (tmp_path / "old").exists() and "gone.txt" in answer

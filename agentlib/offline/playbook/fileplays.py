@@ -190,6 +190,9 @@ def _transfer(verb: str, src: str, dest: str, into: bool | str) -> str:
     """
     tool = "mv" if verb == "move" else "cp -R"
     make = f"mkdir -p -- {shlex.quote(dest)} && " if into is True else ""
+    if into is False and "/" in dest.rstrip("/"):  # 'copy a.md to backup/a.md': make backup/
+        parent = shlex.quote(dest.rstrip("/").rpartition("/")[0])
+        make = f"[ -e {shlex.quote(src)} ] && mkdir -p -- {parent}; "  # not for a missing file
     if into == "existing":
         make = f'[ -d {shlex.quote(dest)} ] || {{ echo "error: there is no folder {dest}"; exit 1; }}; '
     return (
