@@ -472,3 +472,15 @@ def test_a_line_test_it_cannot_read_is_declined_without_a_tool(tmp_path, toolbox
     answer, calls = ask(tmp_path, toolbox, prompt)
     assert calls == [] and "offline" in answer
     assert (tmp_path / "a.txt").read_text() == NOTES["a.txt"]
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt",
+    ["在待办.txt末尾加一行 买牛奶", "往待办.txt里加一行 买牛奶", "向待办.txt追加一行 买牛奶"],
+)
+def test_a_place_word_typed_against_a_chinese_name_is_not_part_of_it(tmp_path, toolbox, prompt):
+    plant(tmp_path, {"待办.txt": "写作业\n"})
+    ask(tmp_path, toolbox, prompt)
+    assert (tmp_path / "待办.txt").read_text() == "写作业\n买牛奶\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["待办.txt"]

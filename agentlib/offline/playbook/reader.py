@@ -10,6 +10,7 @@ MAX_PROMPT_CHARS are not read, and every step is linear.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -225,6 +226,19 @@ def classify(text: str, typos: bool = False) -> list[Item]:
             value = t.value if t.role == "num" else t.text
             items.append(Item("word" if t.role == "cjk" else t.role, value, t.start, t.end, t.text))
             i += 1
+    return _placed(items)
+
+
+def _placed(items: list[Item]) -> list[Item]:
+    """'在待办.txt末尾', '从日志.txt里', '往清单.md追加': a place word typed against a Chinese name
+    is not part of it, when the place is said after the name (里, 末尾) or a verb follows 往/向."""
+    for item, after in itertools.pairwise(items):
+        name = item.value
+        if item.role != "path" or name[:1] not in "在往从向" or not CJK.match(name[1:2]):
+            continue
+        said = after.role == "mark" and after.value in ("in", "last", "first")
+        if said or (name[0] in "往向" and after.role == "verb"):
+            item.value, item.text, item.start = name[1:], item.text[1:], item.start + 1
     return items
 
 
