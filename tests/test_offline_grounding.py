@@ -484,3 +484,17 @@ def test_a_place_word_typed_against_a_chinese_name_is_not_part_of_it(tmp_path, t
     ask(tmp_path, toolbox, prompt)
     assert (tmp_path / "待办.txt").read_text() == "写作业\n买牛奶\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["待办.txt"]
+
+
+@TOOLBOXES
+def test_chinese_typed_straight_after_a_name_ends_the_name(tmp_path, toolbox):
+    plant(tmp_path, {"a.txt": "1\n2\n3\n"})
+    answer, _ = ask(tmp_path, toolbox, "a.txt里有几行")
+    assert "3 行" in answer
+
+
+@TOOLBOXES
+def test_a_word_glued_before_a_place_and_a_name_is_not_the_name(tmp_path, toolbox):
+    plant(tmp_path, {"a.txt": "hello world hello\n"})
+    _, calls = ask(tmp_path, toolbox, "hello在a.txt里出现了几次")
+    assert not any("hello在" in str(call) for call in calls)  # no file of that name is read

@@ -26,7 +26,7 @@ QUOTES = {'"': '"', "“": "”", "‘": "’", "`": "`", "「": "」", "『": "
 TOKEN = re.compile(
     r"(?P<quote>\ue000\d+\ue000)"
     r"|(?P<func>[A-Za-z_]\w*\([\w\s,=]*\))"
-    r"|(?P<path>~?\.{0,2}/?(?=[\w./-]*[A-Za-z_])(?:[\w-]+/)+[\w.-]*|(?<![\w.])\.?(?=[\w-]*[A-Za-z_])[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,8}(?![\w/])|(?<![\w.])\.[A-Za-z][\w-]*)"
+    r"|(?P<path>~?\.{0,2}/?(?=[\w./-]*[A-Za-z_])(?:[\w-]+/)+[\w.-]*|(?<![\w.])\.?(?=[\w-]*[A-Za-z_])[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,8}(?![A-Za-z0-9_/])|(?<![\w.])\.[A-Za-z][\w-]*)"
     r"|(?P<cjkpath>(?<![\w.])[\w-]*[\u4e00-\u9fff][\w-]*?\.[A-Za-z][A-Za-z0-9]{0,7}(?![A-Za-z0-9_/]))"
     r"|(?P<dotted>(?<![\d.])\d+(?:\.\d+){2,}(?![\w.]))"  # a version or an address: a word, not a number
     r"|(?P<num>\d+(?:\.\d+)?(?:(?<=1)st|(?<=2)nd|(?<=3)rd|th)?(?![A-Za-z]))"
@@ -232,6 +232,16 @@ def classify(text: str, typos: bool = False) -> list[Item]:
 def _placed(items: list[Item]) -> list[Item]:
     """'在待办.txt末尾', '从日志.txt里', '往清单.md追加': a place word typed against a Chinese name
     is not part of it, when the place is said after the name (里, 末尾) or a verb follows 往/向."""
+    for n, item in enumerate(items):
+        glued = re.fullmatch(r"([A-Za-z0-9_-]+)([在从])([^\u4e00-\u9fff]+)", item.value)
+        if item.role == "path" and glued:  # 'hello在a.txt里出现了几次': a word, a place, a name
+            word, place, name = glued.groups()
+            at = item.start + len(word)
+            items[n : n + 1] = [
+                Item("word", word, item.start, at, word),
+                Item("mark", "in", at, at + 1, place),
+                Item("path", name, at + 1, item.end, name),
+            ]
     for item, after in itertools.pairwise(items):
         name = item.value
         if item.role != "path" or name[:1] not in "在往从向" or not CJK.match(name[1:2]):
