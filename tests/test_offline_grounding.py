@@ -353,6 +353,25 @@ ANSWERS = {
         ["err 404"],
         ["ok 200"],
     ),
+    "where-a-file-was-put": (
+        {"src/utils.py": "x\n", "top.py": "t\n"},
+        "utils.py 放在哪儿了",
+        ["src/utils.py"],
+        ["top.py"],
+    ),
+    "which-files-have-a-text-written-in-them": (
+        {"a.txt": "hello\n", "b.txt": "bye\n"},
+        "哪些文件里写了 hello",
+        ["a.txt"],
+        ["b.txt"],
+    ),
+    "english-words-counted-in-chinese": (
+        {"a.txt": "hello world hello\nbye\n"},
+        "a.txt 有多少个英文单词",
+        ["4"],
+        ["3 行"],
+    ),
+    "what-it-can-do-asked-colloquially": ({}, "你能干点啥", ["离线"], ["没能理解"]),
     "a-search-for-the-word-password-is-a-search": (
         {"db.ini": "密码=1\n", "readme.txt": "hi\n"},
         "哪些文件里提到了 密码",
