@@ -118,6 +118,41 @@ def test_a_run_reports_the_failing_cell_and_a_tagged_cell_that_did_not_raise(tmp
     assert [o.ename for o in run.outputs("error")] == ["ZeroDivisionError", "NameError"]
 
 
+FLAKY_KERNEL = """
+import os, sys
+marker = sys.argv.pop(1)
+if not os.path.exists(marker):  # the first start dies before it replies, as when a port was taken
+    open(marker, "w").close()
+    sys.exit(1)
+from ipykernel.kernelapp import launch_new_instance
+launch_new_instance()
+"""
+
+
+def test_a_kernel_that_died_before_its_first_reply_is_started_again(tmp_path, monkeypatch):
+    import json
+
+    spec = tmp_path / "kernels" / "flaky"
+    spec.mkdir(parents=True)
+    (tmp_path / "flaky.py").write_text(FLAKY_KERNEL)
+    argv = [sys.executable, str(tmp_path / "flaky.py"), str(tmp_path / "died-once")]
+    spec.joinpath("kernel.json").write_text(
+        json.dumps(
+            {
+                "argv": [*argv, "-f", "{connection_file}"],
+                "language": "python",
+                "display_name": "flaky",
+            }
+        )
+    )
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))
+    nb = notebook(("print(6 * 7)", []))
+    run = run_notebook(write(tmp_path / "t.ipynb", nb), kernel_name="flaky", timeout=60)
+    assert (tmp_path / "died-once").exists()  # the first kernel did die
+    assert run.ok, run.report()
+    assert "42" in str(run.notebook.cells[0].outputs)
+
+
 def test_cli_prints_each_notebook_and_exits_nonzero_on_failure(tmp_path, capsys):
     good = write(
         tmp_path / "good.ipynb", notebook(("N = 1", ["parameters"]), ("assert N == 2", []))

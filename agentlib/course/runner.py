@@ -217,6 +217,13 @@ def _failures(nb: Any, error: Exception | None, timeout: int) -> list[CellFailur
     return failures
 
 
+def _never_started(error: Exception | None, nb) -> bool:
+    """The kernel died before its first reply, so no cell ran (another process took a port
+    jupyter_client had picked for it before the kernel bound it): starting again is safe."""
+    ran = any(cell.get("execution_count") for cell in nb.cells if cell.cell_type == "code")
+    return isinstance(error, RuntimeError) and "before replying" in str(error) and not ran
+
+
 def run_notebook(
     path: str | os.PathLike[str],
     parameters: dict[str, Any] | None = None,
@@ -255,18 +262,22 @@ def run_notebook(
         if problems:
             raise ParameterError(f"{path.name}: " + "; ".join(problems))
         inject_parameters(nb, parameters)
-    client = NotebookClient(
-        nb,
-        timeout=timeout,
-        kernel_name=kernel_name,
-        resources={"metadata": {"path": str(cwd or path.parent)}},
-        store_widget_state=False,
-    )
     started = time.perf_counter()
     error: Exception | None = None
-    try:
-        client.execute(env=kernel_env(env, live=live))
-    except (CellExecutionError, CellTimeoutError, DeadKernelError, RuntimeError) as e:
-        error = e
+    for attempt in range(3):
+        client = NotebookClient(
+            nb,
+            timeout=timeout,
+            kernel_name=kernel_name,
+            resources={"metadata": {"path": str(cwd or path.parent)}},
+            store_widget_state=False,
+        )
+        try:
+            client.execute(env=kernel_env(env, live=live))
+        except (CellExecutionError, CellTimeoutError, DeadKernelError, RuntimeError) as e:
+            error = e
+        if not _never_started(error, nb) or attempt == 2:
+            break
+        error = None  # the kernel's ports were taken before it bound them: a new kernel
     duration = time.perf_counter() - started
     return NotebookRun(path, nb, duration, _failures(nb, error, timeout))
