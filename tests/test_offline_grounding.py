@@ -359,10 +359,10 @@ ANSWERS = {
         ["src/utils.py"],
         ["top.py"],
     ),
-    "which-files-have-a-text-written-in-them": (
-        {"a.txt": "hello\n", "b.txt": "bye\n"},
-        "哪些文件里写了 hello",
-        ["a.txt"],
+    "what-is-written-in-a-file-is-the-file": (
+        {"run.sh": "echo ok\n", "b.txt": "bye\n"},
+        "run.sh 里写了什么",
+        ["echo ok"],
         ["b.txt"],
     ),
     "english-words-counted-in-chinese": (
