@@ -1,8 +1,9 @@
 """The Playbook policy: read the request into parts, then play each part against real tool results.
 
 It acts only when the reader (reader.py) understood every part of the request; otherwise it
-passes, and the Fallback declines honestly, naming the part it could not read. The plays are in
-plays.py, writeplays.py and fileplays.py; what a play is made of is in actions.py.
+passes, and the Fallback declines honestly, naming the part it could not read. Once a part's
+tool call fails, no later part changes a file or runs one. The plays are in plays.py,
+writeplays.py and fileplays.py; what a play is made of is in actions.py.
 """
 
 from __future__ import annotations
