@@ -517,3 +517,22 @@ def test_a_word_glued_before_a_place_and_a_name_is_not_the_name(tmp_path, toolbo
     plant(tmp_path, {"a.txt": "hello world hello\n"})
     _, calls = ask(tmp_path, toolbox, "hello在a.txt里出现了几次")
     assert not any("hello在" in str(call) for call in calls)  # no file of that name is read
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt, shows",
+    [
+        ("src目录里有多少个.py文件", ["2"]),
+        ("看一下src里的.py文件", ["src/a.py", "src/b.py"]),
+        ("tests文件夹里有几个.py文件", ["1"]),
+        ("report报告.md 有几行", ["3 行"]),  # a name that mixes English and Chinese stays a name
+    ],
+)
+def test_a_folder_typed_against_chinese_words_and_an_extension_is_not_one_name(
+    tmp_path, toolbox, prompt, shows
+):
+    plant(tmp_path, {"src/a.py": "a\n", "src/b.py": "b\n", "tests/t.py": "t\n"})
+    plant(tmp_path, {"src/c.txt": "c\n", "report报告.md": "1\n2\n3\n"})
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert all(s in answer for s in shows) and "src/c.txt" not in answer, answer

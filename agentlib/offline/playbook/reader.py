@@ -137,16 +137,33 @@ def _words(phrase: str) -> tuple[str, ...]:
     return tuple(t.text.lower() for t in _shapes(phrase, 0))
 
 
+def _not_a_name(token: str, at: int) -> list[Item] | None:
+    """'src里有几个.py': a folder, known Chinese words and an extension typed together."""
+    found = re.fullmatch(r"([A-Za-z][A-Za-z0-9_-]*)([\u4e00-\u9fff]{2,})(\.[A-Za-z]\w*)", token)
+    if not found or not _known(found[2]):
+        return None  # 'report报告.md', 'my笔记.txt': a name
+    word, run, ext = found.groups()
+    items = [Item("word", word, at, at + len(word), word)]
+    items += _shapes(run, at + len(word), names=False)
+    return items + _shapes(ext, at + len(word) + len(run))  # '.py' as if typed apart
+
+
 def _shapes(text: str, offset: int, names: bool = True) -> list[Item]:
     """Tokens by shape; Chinese runs cut into the longest phrases the lexicons know."""
     out = []
     for found in (TOKEN if names else PLAIN).finditer(text):
         kind, token, at = found.lastgroup, found[0], found.start() + offset
         # '笔记.txt', '把笔记.txt', '看看start.sh': a name, the Chinese words before it cut off
+        if kind in ("cjkpath", "path") and (words := _not_a_name(token, at)):
+            out += words  # 'src目录里有多少个.py文件': words, not a name
+            continue
         if kind == "cjkpath" or (names and kind == "path" and CJK.match(token)):
             name = _cjk_name(token)
             cut = len(token) - len(name or "")
             out += _shapes(token[:cut], at, names=False)
+            if name and (words := _not_a_name(name, at + cut)):
+                out += words  # '看一下src里的.py文件'
+                continue
             out += [Item("path", name, at + cut, at + len(token), name)] if name else []
             continue
         if kind == "word" and token in lexicon.NAMED_FILES:  # 'show me the LICENSE'
