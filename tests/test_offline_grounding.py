@@ -536,3 +536,11 @@ def test_a_folder_typed_against_chinese_words_and_an_extension_is_not_one_name(
     plant(tmp_path, {"src/c.txt": "c\n", "report报告.md": "1\n2\n3\n"})
     answer, _ = ask(tmp_path, toolbox, prompt)
     assert all(s in answer for s in shows) and "src/c.txt" not in answer, answer
+
+
+@TOOLBOXES
+@pytest.mark.parametrize("prompt", ["a.txt里world出现了几次", "a.txt 里world 出现了几次"])
+def test_a_word_that_only_carries_the_sentence_is_never_the_term_counted(tmp_path, toolbox, prompt):
+    plant(tmp_path, {"a.txt": "world 了 world\n"})
+    answer, _ = ask(tmp_path, toolbox, prompt)
+    assert "'了'" not in answer, answer  # it counted '了' once

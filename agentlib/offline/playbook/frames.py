@@ -15,7 +15,7 @@ import re
 from agentlib.offline.playbook.clause import EXT_PATH, IT, Clause, use
 from agentlib.offline.playbook.lexicon import MATH
 from agentlib.offline.playbook.lineframes import matching_lines, more_tests
-from agentlib.offline.playbook.reader import Item, Part
+from agentlib.offline.playbook.reader import PHRASES, Item, Part
 
 
 def chat(c: Clause, parts: list[Part]) -> Part | None:
@@ -261,8 +261,8 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
             return None  # 'how many functions are in utils.py': not a word to count
         quoted = [i.role for i in c.left()] == ["quote"]
         term = c.literal()
-        if not term or len(term.split()) > 3:
-            return None
+        if not term or len(term.split()) > 3 or (_filler(term) and not quoted):
+            return None  # '了' is no word to count
         if re.fullmatch(r"[A-Za-z]{3,}s", term) and not term.endswith("ss"):
             term = term[:-1]  # 'how many TODOs': each TODO
         if not (asked or quoted or term.isupper()):
@@ -274,6 +274,11 @@ def count(c: Clause, parts: list[Part]) -> Part | None:
         return None
     c.drop("here", "mark.in")
     return Part("count", {"unit": "files", "ext": exts or None, "folder": folder})
+
+
+def _filler(text: str) -> bool:
+    """Words that only carry the sentence ('了', 'the'): never a text to count or find."""
+    return all(PHRASES.get((w.lower(),), [("", "")])[0][0] == "stop" for w in text.split())
 
 
 def _placed(c: Clause, item) -> bool:
