@@ -372,6 +372,12 @@ ANSWERS = {
         ["3 行"],
     ),
     "what-it-can-do-asked-colloquially": ({}, "你能干点啥", ["离线"], ["没能理解"]),
+    "the-whole-project-asked-for-politely-with-subfolders": (
+        {"top.txt": "t\n", "sub/deep.txt": "d\n"},
+        "请帮我把整个项目的文件都列出来，包括子文件夹里的，谢谢🙏",
+        ["top.txt", "sub/deep.txt"],
+        ["没能理解"],
+    ),
     "a-search-for-the-word-password-is-a-search": (
         {"db.ini": "密码=1\n", "readme.txt": "hi\n"},
         "哪些文件里提到了 密码",
