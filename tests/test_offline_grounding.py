@@ -550,3 +550,19 @@ def test_a_word_that_only_carries_the_sentence_is_never_the_term_counted(tmp_pat
     plant(tmp_path, {"a.txt": "world 了 world\n"})
     answer, _ = ask(tmp_path, toolbox, prompt)
     assert "'了'" not in answer, answer  # it counted '了' once
+
+
+@TOOLBOXES
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "append a line saying done to a.txt",
+        "add a line that says done to a.txt",
+        "add the text done to a.txt",
+        "if a.txt exists, append a line saying done to it",
+    ],
+)
+def test_the_words_that_introduce_a_line_are_not_part_of_it(tmp_path, toolbox, prompt):
+    plant(tmp_path, {"a.txt": "start\n"})
+    ask(tmp_path, toolbox, prompt)
+    assert (tmp_path / "a.txt").read_text() == "start\ndone\n"

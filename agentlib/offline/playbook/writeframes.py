@@ -135,8 +135,9 @@ def append(c: Clause, parts: list[Part]) -> Part | None:
                 item.used = True
     where = [i for i in c.items if i.is_("noun", "line") or i.is_("mark", "end", "last")]
     said_where = any(i.used for i in where)  # 'as a new line', 'at the end'
+    marker = c.take("mark", "content") or c.take("mark", "term")  # 'saying done', 'the text hi'
     quoted = [i.role for i in c.left()] == ["quote"]
-    text = c.plain(c.literal(content=True), "description")
+    text = c.plain(c.literal(after=marker, content=True), "description")
     if not (verb and path and text):
         return None
     if path != IT and path.rpartition(".")[2].lower() in {*RUNNERS, "html", "css", "json"}:
