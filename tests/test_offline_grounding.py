@@ -560,9 +560,17 @@ def test_a_word_that_only_carries_the_sentence_is_never_the_term_counted(tmp_pat
         "add a line that says done to a.txt",
         "add the text done to a.txt",
         "if a.txt exists, append a line saying done to it",
+        "在 a.txt 末尾加一行：done",
     ],
 )
 def test_the_words_that_introduce_a_line_are_not_part_of_it(tmp_path, toolbox, prompt):
     plant(tmp_path, {"a.txt": "start\n"})
     ask(tmp_path, toolbox, prompt)
     assert (tmp_path / "a.txt").read_text() == "start\ndone\n"
+
+
+@TOOLBOXES
+def test_a_chinese_line_that_starts_with_a_writing_word_keeps_it(tmp_path, toolbox):
+    plant(tmp_path, {"todo.txt": "买菜\n"})
+    ask(tmp_path, toolbox, "在 todo.txt 末尾加一行：写周报")
+    assert (tmp_path / "todo.txt").read_text() == "买菜\n写周报\n"

@@ -135,7 +135,11 @@ def append(c: Clause, parts: list[Part]) -> Part | None:
                 item.used = True
     where = [i for i in c.items if i.is_("noun", "line") or i.is_("mark", "end", "last")]
     said_where = any(i.used for i in where)  # 'as a new line', 'at the end'
-    marker = c.take("mark", "content") or c.take("mark", "term")  # 'saying done', 'the text hi'
+    # 'a line saying done', 'the text hi': not the text ('写' in '写周报' is, so English only)
+    marker = next(
+        (i for i in c.left() if i.is_("mark", "content", "term") and i.text.isascii()), None
+    )
+    use([marker] if marker else [])
     quoted = [i.role for i in c.left()] == ["quote"]
     text = c.plain(c.literal(after=marker, content=True), "description")
     if not (verb and path and text):
