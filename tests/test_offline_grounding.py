@@ -574,3 +574,10 @@ def test_a_chinese_line_that_starts_with_a_writing_word_keeps_it(tmp_path, toolb
     plant(tmp_path, {"todo.txt": "买菜\n"})
     ask(tmp_path, toolbox, "在 todo.txt 末尾加一行：写周报")
     assert (tmp_path / "todo.txt").read_text() == "买菜\n写周报\n"
+
+
+@TOOLBOXES
+def test_a_line_that_names_a_version_is_not_read_as_the_file(tmp_path, toolbox):
+    plant(tmp_path, {"CHANGELOG.md": "# Changelog\n"})
+    _, calls = ask(tmp_path, toolbox, "append a line saying v1.2 released to CHANGELOG.md")
+    assert not any("v1.2 does not exist" in str(c) or c.get("path") == "v1.2" for c in calls)

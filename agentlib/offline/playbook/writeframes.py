@@ -140,6 +140,8 @@ def append(c: Clause, parts: list[Part]) -> Part | None:
         (i for i in c.left() if i.is_("mark", "content", "term") and i.text.isascii()), None
     )
     use([marker] if marker else [])
+    if marker and len([i for i in c.items if i.role == "path"]) > 1:
+        return None  # 'a line saying v1.2 released to CHANGELOG.md': which name is the file?
     quoted = [i.role for i in c.left()] == ["quote"]
     text = c.plain(c.literal(after=marker, content=True), "description")
     if not (verb and path and text):
