@@ -8,7 +8,7 @@ workspace after the request, not only the words of the answer.
 from __future__ import annotations
 
 import pytest
-from test_offline_grounding import TOOLBOXES, ask, plant
+from test_offline_grounding import TOOLBOXES, ask, files_after, plant
 
 CONDITIONS = [
     # (files, prompt, file expected afterwards -> its text or None for absent, words in the answer)
@@ -35,9 +35,7 @@ def test_otherwise_runs_only_when_the_condition_before_it_failed(
 ):
     plant(tmp_path, files)
     answer, _ = ask(tmp_path, toolbox, prompt)
-    for name, text in after.items():
-        path = tmp_path / name
-        assert (path.read_text() if path.exists() else None) == text, (name, answer)
+    assert files_after(tmp_path, after) == after, answer
     for name, text in files.items():
         if name not in after:
             assert (tmp_path / name).read_text() == text  # nothing else changed
@@ -124,9 +122,7 @@ CORRECTIONS = [
 def test_a_correction_replaces_what_it_corrects(tmp_path, toolbox, prompt, after):
     plant(tmp_path, {"a.txt": "A\n"})
     ask(tmp_path, toolbox, prompt)
-    for name, text in after.items():
-        path = tmp_path / name
-        assert (path.read_text() if path.exists() else None) == text, name
+    assert files_after(tmp_path, after) == after
 
 
 @TOOLBOXES

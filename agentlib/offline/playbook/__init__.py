@@ -64,12 +64,11 @@ def perform(act: Actions, request: Request, context: str) -> Play:
         if part.kind == "chat":
             chapter = "s01" if act.offered == {"bash"} else "s02"
             params["advice"] = advice(context, request.chinese, chapter)
-        before = request.parts[n - 1].when if n else None
-        otherwise = bool(part.when and before and before == (part.when[0], not part.when[1]))
+        otherwise = n > 0 and _turned(part.when, request.parts[n - 1].when)
         if otherwise and held:
             continue  # 'if a.txt exists show it, otherwise create it': it existed
-        after = request.parts[n + 1].when if n + 1 < len(request.parts) else None
-        has_otherwise = bool(part.when and after == (part.when[0], not part.when[1]))
+        nxt = request.parts[n + 1].when if n + 1 < len(request.parts) else None
+        has_otherwise = _turned(part.when, nxt)
         try:
             if part.when and not otherwise:
                 held = False
@@ -81,6 +80,11 @@ def perform(act: Actions, request: Request, context: str) -> Play:
         if answer and answer not in answers:
             answers.append(answer)
     return "\n\n".join(answers)
+
+
+def _turned(when: tuple | None, other: tuple | None) -> bool:
+    """'…, otherwise …': the other condition is this one turned round, on the same file."""
+    return bool(when and other and other == (when[0], not when[1]))
 
 
 _NOT_GONE_ON = (
